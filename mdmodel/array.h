@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The md array model: everything mdboost knows about one array and the
+ * global limits, read from sysfs under a root.
+ *
+ * Reading all arrays runs every collectd interval and every service poll, so
+ * it allocates only when the number of arrays or of members grows: a set is
+ * reused across reads and keeps its buffers.
+ *
+ * A file that a kernel or a level does not have is reported as absent
+ * (MD_V_ABSENT, MD_PROGRESS_ABSENT, ...), not as an error. A file that exists
+ * but cannot be read or parsed is reported as unknown and its bit is set in
+ * md_array.bad, so a caller can warn once per problem.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parse.h"
+#include "root.h"
+#include "tunables.h"
+
+/* The kernel's DISK_NAME_LEN and BDEVNAME_SIZE are 32. */
+#define MD_NAME_MAX 32
+
+/* Attributes that can be unreadable, one bit each in md_array.bad. */
+typedef enum md_attr {
+        MD_ATTR_LEVEL,
+        MD_ATTR_ARRAY_STATE,
+        MD_ATTR_UUID,
+        MD_ATTR_SIZE,
+        MD_ATTR_COMPONENT_SIZE,
+        MD_ATTR_RAID_DISKS,
+        MD_ATTR_CHUNK_SIZE,
+        MD_ATTR_DEGRADED,
+        MD_ATTR_SYNC_ACTION,
+        MD_ATTR_LAST_SYNC_ACTION,
+        MD_ATTR_SYNC_COMPLETED,
+        MD_ATTR_SYNC_SPEED,
+        MD_ATTR_MISMATCH_CNT,
+        MD_ATTR_RESHAPE_POSITION,
+        MD_ATTR_MEMBERS,  /* a member folder or its state/slot was unreadable */
+        MD_ATTR_TUNABLES, /* first of _MD_T_ARRAY_MAX bits, one per array tunable */
+        _MD_ATTR_MAX = MD_ATTR_TUNABLES + _MD_T_ARRAY_MAX,
+} md_attr;
+
+/* What a member is doing, derived from its state flags, slot and recovery_start. */
+typedef enum md_member_role {
+        MD_ROLE_IN_SYNC,     /* active and in sync */
+        MD_ROLE_REBUILDING,  /* has a slot but is not in sync yet: being recovered onto */
+        MD_ROLE_SPARE,       /* hot spare: no slot */
+        MD_ROLE_FAULTY,      /* failed */
+        MD_ROLE_JOURNAL,     /* raid4/5/6 write journal */
+        MD_ROLE_UNKNOWN,     /* no readable state */
+        _MD_ROLE_MAX,
+} md_member_role;
+
+typedef struct md_member {
+        char name[MD_NAME_MAX + 1]; /* "vda", "sdb1": dev-NAME without "dev-" */
+        unsigned flags;             /* md_member_flag bits */
+        int64_t slot;               /* -1 for "none" or unreadable */
+        md_tval recovery_start;     /* sectors, NONE when not recovering */
+        md_member_role role;
+} md_member;
+
+typedef struct md_array {
+        char name[MD_NAME_MAX + 1]; /* kernel name: "md0", "md127", "md_home" */
+        md_level level;
+        md_array_state state;
+        char uuid[37];         /* empty when absent (no superblock) */
+        uint64_t size_bytes;   /* from sys/block/<name>/size (sectors) x 512 */
+        md_tval component_size;/* KiB per member */
+        md_newold raid_disks;
+        md_newold chunk_size;  /* bytes */
+        md_tval degraded;      /* number of missing members */
+        md_tval reshape_position; /* sectors or NONE */
+        bool has_bitmap;
+
+        md_member *members;    /* n_members valid entries, sorted by slot then name */
+        unsigned n_members;
+        unsigned members_cap;  /* private: allocated entries */
+
+        md_sync_action sync_action;      /* _MD_SYNC_ACTION_INVALID when absent or unknown */
+        md_sync_action last_sync_action;
+        md_progress progress;
+        md_tval sync_speed;              /* KiB/s or NONE */
+        md_tval mismatch_cnt;
+        md_tval tunables[_MD_T_ARRAY_MAX];
+
+        uint64_t bad; /* 1 << md_attr for each present but unreadable attribute */
+} md_array;
+
+typedef struct md_globals {
+        md_tval speed_limit_min; /* KiB/s */
+        md_tval speed_limit_max; /* KiB/s */
+} md_globals;
+
+typedef struct md_array_set {
+        md_array *arrays; /* n valid entries, sorted by name */
+        unsigned n;
+        unsigned cap;     /* private */
+} md_array_set;
+
+/* Member counts in collectd md plugin terms, plus the disks being rebuilt. */
+typedef struct md_disk_counts {
+        unsigned active;     /* in sync and not faulty */
+        unsigned failed;
+        unsigned spare;      /* hot spares only */
+        unsigned missing;    /* raid_disks minus members holding a slot */
+        unsigned rebuilding; /* slot held, being recovered */
+} md_disk_counts;
+
+/*
+ * True for a kernel md name: "md" then one or more of [A-Za-z0-9_], at most
+ * MD_NAME_MAX bytes. Rejects "..", "/" and anything that could leave
+ * sys/block. Every function below checks it.
+ */
+bool md_name_valid(const char *name);
+
+/*
+ * Lists and reads every md array under the root into @set, reusing its
+ * buffers. Arrays are the sys/block/md* entries with an md/ folder, including
+ * inactive ones. An array that vanishes while being read is skipped.
+ */
+int md_read_arrays(const md_root *r, md_array_set *set);
+
+/*
+ * Reads one array by kernel name into @a (whose member buffer is reused).
+ * -EINVAL for an invalid name, -ENOENT when there is no such array.
+ */
+int md_read_array(const md_root *r, const char *name, md_array *a);
+
+int md_read_globals(const md_root *r, md_globals *ret);
+
+void md_array_free(md_array *a);     /* frees members; the struct itself is the caller's */
+void md_array_set_free(md_array_set *set);
+
+/*
+ * Finds an array in @set by kernel name ("md0"), device path ("/dev/md0") or
+ * UUID, in sysfs form (7ac7b4d7-c925-6f89-525e-4caecab28aec) or mdadm's
+ * (7ac7b4d7:c9256f89:525e4cae:cab28aec), any case. NULL if none matches.
+ */
+const md_array *md_array_set_find(const md_array_set *set, const char *spec);
+
+void md_array_disk_counts(const md_array *a, md_disk_counts *ret);
+
+/* The level can resync/recover (raid1/4/5/6/10). */
+bool md_array_has_redundancy(const md_array *a);
+
+/* An operation runs (progress RUNNING) or waits (DELAYED). */
+bool md_array_busy(const md_array *a);
+
+/* Percent 0..100 of the running operation; -ENODATA when none runs. */
+int md_array_progress_percent(const md_array *a, double *ret);
+
+/* Seconds left at the current sync_speed; -ENODATA when unknown. */
+int md_array_seconds_left(const md_array *a, uint64_t *ret);
+
+const char *md_member_role_to_string(md_member_role r);

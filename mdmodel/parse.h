@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * Pure parsers for the md sysfs attribute formats: bytes in, struct out.
+ * No I/O, no logging, no allocation. Each takes the attribute's bytes and
+ * their length (a trailing "\n" is accepted, as the kernel always adds one)
+ * and returns 0 or a negative errno (-EINVAL for garbage, -ERANGE for numbers
+ * that overflow 64 bits). Output parameters are written only on success.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum md_level {
+        MD_LEVEL_LINEAR,
+        MD_LEVEL_RAID0,
+        MD_LEVEL_RAID1,
+        MD_LEVEL_RAID4,
+        MD_LEVEL_RAID5,
+        MD_LEVEL_RAID6,
+        MD_LEVEL_RAID10,
+        MD_LEVEL_MULTIPATH,
+        MD_LEVEL_FAULTY,
+        MD_LEVEL_CONTAINER,
+        MD_LEVEL_NONE, /* empty "level": inactive or still assembling */
+        _MD_LEVEL_MAX,
+        _MD_LEVEL_INVALID = -22, /* -EINVAL: unknown or unreadable */
+} md_level;
+
+/* Bit for a level, for the tunables table's level masks. */
+#define MD_LEVEL_BIT(l) (1u << (l))
+#define MD_LEVELS_SYNCING                                                                          \
+        (MD_LEVEL_BIT(MD_LEVEL_RAID1) | MD_LEVEL_BIT(MD_LEVEL_RAID4) | MD_LEVEL_BIT(MD_LEVEL_RAID5) | \
+         MD_LEVEL_BIT(MD_LEVEL_RAID6) | MD_LEVEL_BIT(MD_LEVEL_RAID10))
+#define MD_LEVELS_PARITY                                                                           \
+        (MD_LEVEL_BIT(MD_LEVEL_RAID4) | MD_LEVEL_BIT(MD_LEVEL_RAID5) | MD_LEVEL_BIT(MD_LEVEL_RAID6))
+
+typedef enum md_array_state {
+        MD_ARRAY_CLEAR,
+        MD_ARRAY_INACTIVE,
+        MD_ARRAY_SUSPENDED,
+        MD_ARRAY_READONLY,
+        MD_ARRAY_READ_AUTO,
+        MD_ARRAY_CLEAN,
+        MD_ARRAY_ACTIVE,
+        MD_ARRAY_WRITE_PENDING,
+        MD_ARRAY_ACTIVE_IDLE,
+        MD_ARRAY_BROKEN,
+        _MD_ARRAY_STATE_MAX,
+        _MD_ARRAY_STATE_INVALID = -22,
+} md_array_state;
+
+typedef enum md_sync_action {
+        MD_SYNC_IDLE,
+        MD_SYNC_RESYNC,
+        MD_SYNC_RECOVER,
+        MD_SYNC_CHECK,
+        MD_SYNC_REPAIR,
+        MD_SYNC_RESHAPE,
+        MD_SYNC_FROZEN,
+        _MD_SYNC_ACTION_MAX,
+        _MD_SYNC_ACTION_INVALID = -22,
+} md_sync_action;
+
+/* Member state flags, one bit per word of dev-NAME/state. */
+typedef enum md_member_flag {
+        MD_MEMBER_FAULTY = 1u << 0,
+        MD_MEMBER_IN_SYNC = 1u << 1,
+        MD_MEMBER_WRITE_MOSTLY = 1u << 2,
+        MD_MEMBER_BLOCKED = 1u << 3,
+        MD_MEMBER_SPARE = 1u << 4,
+        MD_MEMBER_WRITE_ERROR = 1u << 5,
+        MD_MEMBER_WANT_REPLACEMENT = 1u << 6,
+        MD_MEMBER_REPLACEMENT = 1u << 7,
+        MD_MEMBER_JOURNAL = 1u << 8,
+        MD_MEMBER_FAILFAST = 1u << 9,
+        MD_MEMBER_EXTERNAL_BBL = 1u << 10,
+        MD_MEMBER_CLUSTER_ADD = 1u << 11,
+        MD_MEMBER_OTHER = 1u << 31, /* a word this parser does not know */
+} md_member_flag;
+
+/*
+ * How a value reads. Most tunables are plain numbers; sync_speed_min/max read
+ * "N (system)" or "N (local)"; sync_max reads "max" or a number; sync_speed
+ * and slot read "none"; sync_completed reads "none", "delayed" or "N / M".
+ */
+typedef enum md_vkind {
+        MD_V_ABSENT,  /* the file does not exist (kernel or level lacks it) */
+        MD_V_UNKNOWN, /* present but unreadable or unparsable */
+        MD_V_NUMBER,  /* "N" */
+        MD_V_SYSTEM,  /* "N (system)": follows the global sysctl */
+        MD_V_LOCAL,   /* "N (local)": set for this array */
+        MD_V_MAX,     /* "max" */
+        MD_V_NONE,    /* "none" */
+        _MD_VKIND_MAX,
+} md_vkind;
+
+typedef struct md_tval {
+        md_vkind kind;
+        uint64_t value; /* meaningful for NUMBER, SYSTEM, LOCAL */
+} md_tval;
+
+/* "N / M" new (old) during a reshape, for raid_disks, chunk_size and layout. */
+typedef struct md_newold {
+        md_vkind kind;      /* NUMBER when readable, ABSENT/UNKNOWN otherwise */
+        uint64_t value;     /* the new value */
+        uint64_t old_value; /* equals value unless reshaping */
+        bool reshaping;     /* the "(old)" part was present */
+} md_newold;
+
+typedef enum md_progress_kind {
+        MD_PROGRESS_ABSENT,  /* no sync_completed file (raid0, linear, inactive) */
+        MD_PROGRESS_UNKNOWN, /* unreadable or unparsable */
+        MD_PROGRESS_NONE,    /* "none": nothing running */
+        MD_PROGRESS_DELAYED, /* "delayed": waiting for another array on the same disks */
+        MD_PROGRESS_RUNNING, /* "N / M" */
+} md_progress_kind;
+
+typedef struct md_progress {
+        md_progress_kind kind;
+        uint64_t done;  /* 512-byte sectors */
+        uint64_t total; /* 512-byte sectors */
+} md_progress;
+
+/* Unsigned decimal, optional trailing newline, nothing else. -ERANGE past UINT64_MAX. */
+int md_parse_u64(const char *buf, size_t len, uint64_t *ret);
+
+int md_parse_level(const char *buf, size_t len, md_level *ret);
+int md_parse_array_state(const char *buf, size_t len, md_array_state *ret);
+int md_parse_sync_action(const char *buf, size_t len, md_sync_action *ret);
+
+/* "in_sync,write_mostly" -> flags. An empty list is valid (0). */
+int md_parse_member_state(const char *buf, size_t len, unsigned *ret_flags);
+
+/* "1000 (system)", "50000 (local)", "max", "none" or "N": whatever the attribute uses. */
+int md_parse_tval(const char *buf, size_t len, md_tval *ret);
+
+/* "5 (4)" during a reshape, "4" otherwise. */
+int md_parse_newold(const char *buf, size_t len, md_newold *ret);
+
+/* "none", "delayed", "N / M". done > total is rejected (-EINVAL). */
+int md_parse_progress(const char *buf, size_t len, md_progress *ret);
+
+/* 36-char uuid "7ac7b4d7-c925-6f89-525e-4caecab28aec"; copies it into ret (>= 37 bytes). */
+int md_parse_uuid(const char *buf, size_t len, char ret[static 37]);
+
+/* Names for enums, stable: they are the kernel's own words. NULL for out-of-range. */
+const char *md_level_to_string(md_level l);
+const char *md_array_state_to_string(md_array_state s);
+const char *md_sync_action_to_string(md_sync_action a);
+
+/* Formats a tval as the kernel would print it ("1000 (system)", "max", "256"). */
+int md_tval_format(const md_tval *v, char *buf, size_t size);

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * Root-prefixed access to sysfs and procfs.
+ *
+ * Every path mdboost touches is relative ("sys/block/md0/md/level",
+ * "proc/sys/dev/raid/speed_limit_min") and resolved against one root
+ * directory: "/" on a real machine, a fixture tree in tests, "/host" for a
+ * containerised collectd. This is the only place that opens files.
+ *
+ * All functions return 0 (or a length) on success and a negative errno on
+ * failure; they never log. Output parameters are written only on success.
+ */
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* sysfs attributes are at most one page; anything longer is not an attribute. */
+#define MD_ATTR_MAX 4096
+
+typedef struct md_root {
+        int fd; /* O_PATH|O_DIRECTORY descriptor of the root */
+} md_root;
+
+#define MD_ROOT_NULL ((md_root){ .fd = -1 })
+
+/* Opens @path (NULL means "/") as the root. */
+int md_root_open(const char *path, md_root *ret);
+void md_root_close(md_root *r);
+
+/*
+ * Reads the whole attribute at @rel (relative to the root) into @buf with a
+ * single read, NUL-terminates it and returns its length (>= 0).
+ * -ENOENT: the attribute does not exist (absent on this kernel or level);
+ * -EFBIG: longer than @size - 1 bytes; -EISDIR / -EINVAL: not a regular file
+ * (a FIFO or device is refused without blocking); -ELOOP: symlink loop.
+ */
+ssize_t md_root_read(const md_root *r, const char *rel, char *buf, size_t size);
+
+/*
+ * Writes @value to the attribute at @rel in one write(2) and returns 0.
+ * The kernel reports a refusal as the write's errno (EINVAL, EBUSY, ...),
+ * which is returned negated.
+ */
+int md_root_write(const md_root *r, const char *rel, const char *value);
+
+/* Returns 1 if @rel is a directory, 0 if not or absent, negative errno on other errors. */
+int md_root_is_dir(const md_root *r, const char *rel);
