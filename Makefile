@@ -21,12 +21,14 @@ override LDFLAGS += $(SANFLAGS)
 # Debian packages that building and testing need; each build.mk adds its own.
 DEB_PACKAGES := build-essential pkg-config libcmocka-dev valgrind
 
-# Everything `make check` runs. build.mk files append:
+# Everything `make check` runs. build.mk files append (BENCH_TARGETS: phony
+# rules that `make bench` runs):
 #   UNIT_TESTS         cmocka binaries, also built with ASan/UBSan and run under valgrind
 #   INTEGRATION_TESTS  scripts run from the top folder; exit 77 means skipped
 UNIT_TESTS        :=
 INTEGRATION_TESTS :=
 ALL_TARGETS       :=
+BENCH_TARGETS     :=
 INSTALL_TARGETS   :=
 
 .PHONY: all check unit-tests install deps help clean bench demo
@@ -68,6 +70,8 @@ help: ## List the targets
 	@grep -hE '^[a-z][a-zA-Z_-]*:.*## ' $(MAKEFILE_LIST) | \
 		sed -E 's/^([^:]*):.*## (.*)/\1\t\2/' | sort -u | \
 		awk -F'\t' '{ printf "  %-14s %s\n", $$1, $$2 }'
+
+bench: deps-if-missing all $(BENCH_TARGETS) ## Run the benchmarks (CPU cost, rebuild speed); never part of check
 
 clean: ## Remove build/
 	rm -rf $(BUILD)
