@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading arrays from sys/block/<name>/.
+ *
+ * An md device has a sys/block entry from the moment it is opened, even
+ * before it has members; its md/ folder is what makes it an array. Levels
+ * that cannot sync (raid0, linear) and inactive arrays have no sync files,
+ * which is reported as absent, never as an error.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define BIT(a) (UINT64_C(1) << (a))
+
+bool md_name_valid(const char *name) {
+        size_t n;
+
+        if (!name || strncmp(name, "md", 2) != 0)
+                return false;
+        n = strnlen(name, MD_NAME_MAX + 1);
+        if (n < 3 || n > MD_NAME_MAX)
+                return false;
+        for (size_t i = 2; i < n; i++) {
+                char c = name[i];
+
+                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_'))
+                        return false;
+        }
+        return true;
+}
+
+/* Reads an attribute below the array's folder: length, or negative errno. */
+static ssize_t read_attr(const md_root *dir, const char *rel, char *buf, size_t size) {
+        return md_root_read(dir, rel, buf, size);
+}
+
+/* A value attribute: absent when missing, unknown (and marked bad) when unreadable. */
+static md_tval read_tval(const md_root *dir, const char *rel, md_array *a, unsigned attr) {
+        char buf[MD_ATTR_MAX];
+        ssize_t n;
+        md_tval v;
+
+        n = read_attr(dir, rel, buf, sizeof(buf));
+        if (n == -ENOENT)
+                return (md_tval){ .kind = MD_V_ABSENT };
+        if (n < 0 || md_parse_tval(buf, (size_t) n, &v) < 0) {
+                a->bad |= BIT(attr);
+                return (md_tval){ .kind = MD_V_UNKNOWN };
+        }
+        return v;
+}
+
+static md_newold read_newold(const md_root *dir, const char *rel, md_array *a, md_attr attr) {
+        char buf[MD_ATTR_MAX];
+        md_newold v;
+        ssize_t n;
+
+        n = read_attr(dir, rel, buf, sizeof(buf));
+        if (n == -ENOENT)
+                return (md_newold){ .kind = MD_V_ABSENT };
+        if (n < 0 || md_parse_newold(buf, (size_t) n, &v) < 0) {
+                a->bad |= BIT(attr);
+                return (md_newold){ .kind = MD_V_UNKNOWN };
+        }
+        return v;
+}
+
+static void read_level_state(const md_root *dir, md_array *a) {
+        char buf[MD_ATTR_MAX];
+        ssize_t n;
+
+        a->level = _MD_LEVEL_INVALID;
+        n = read_attr(dir, "md/level", buf, sizeof(buf));
+        if (n != -ENOENT && (n < 0 || md_parse_level(buf, (size_t) n, &a->level) < 0))
+                a->bad |= BIT(MD_ATTR_LEVEL);
+
+        a->state = _MD_ARRAY_STATE_INVALID;
+        n = read_attr(dir, "md/array_state", buf, sizeof(buf));
+        if (n != -ENOENT && (n < 0 || md_parse_array_state(buf, (size_t) n, &a->state) < 0))
+                a->bad |= BIT(MD_ATTR_ARRAY_STATE);
+}
+
+static void read_uuid(const md_root *dir, md_array *a) {
+        char buf[MD_ATTR_MAX];
+        ssize_t n;
+
+        a->uuid[0] = '\0';
+        n = read_attr(dir, "md/uuid", buf, sizeof(buf));
+        if (n != -ENOENT && (n < 0 || md_parse_uuid(buf, (size_t) n, a->uuid) < 0))
+                a->bad |= BIT(MD_ATTR_UUID);
+}
+
+/* sys/block/<name>/size is in 512-byte sectors whatever the device's block size. */
+static void read_size(const md_root *dir, md_array *a) {
+        md_tval v = read_tval(dir, "size", a, MD_ATTR_SIZE);
+
+        a->size_bytes = 0;
+        if (v.kind == MD_V_ABSENT || v.kind == MD_V_UNKNOWN)
+                return;
+        if (v.kind != MD_V_NUMBER || v.value > UINT64_MAX / 512) {
+                a->bad |= BIT(MD_ATTR_SIZE);
+                return;
+        }
+        a->size_bytes = v.value * 512;
+}
+
+/*
+ * The kernel writes a bitmap/ group for every array (md_bitmap_group); its
+ * location reads "none" when there is no bitmap, "+8" or "file" otherwise.
+ */
+static void read_bitmap(const md_root *dir, md_array *a) {
+        char buf[64];
+        ssize_t n;
+
+        n = read_attr(dir, "md/bitmap/location", buf, sizeof(buf));
+        if (n == -ENOENT) {
+                a->has_bitmap = md_root_is_dir(dir, "md/bitmap") == 1;
+                return;
+        }
+        a->has_bitmap = n > 0 && strcmp(buf, "none\n") != 0 && strcmp(buf, "none") != 0 &&
+                        strcmp(buf, "\n") != 0;
+}
+
+static md_sync_action read_action(const md_root *dir, const char *rel, md_array *a, md_attr attr) {
+        char buf[MD_ATTR_MAX];
+        md_sync_action v;
+        ssize_t n;
+
+        n = read_attr(dir, rel, buf, sizeof(buf));
+        if (n == -ENOENT)
+                return _MD_SYNC_ACTION_INVALID;
+        if (n < 0 || md_parse_sync_action(buf, (size_t) n, &v) < 0) {
+                a->bad |= BIT(attr);
+                return _MD_SYNC_ACTION_INVALID;
+        }
+        return v;
+}
+
+static void read_progress(const md_root *dir, md_array *a) {
+        char buf[MD_ATTR_MAX];
+        ssize_t n;
+
+        n = read_attr(dir, "md/sync_completed", buf, sizeof(buf));
+        if (n == -ENOENT) {
+                a->progress = (md_progress){ .kind = MD_PROGRESS_ABSENT };
+                return;
+        }
+        if (n < 0 || md_parse_progress(buf, (size_t) n, &a->progress) < 0) {
+                a->bad |= BIT(MD_ATTR_SYNC_COMPLETED);
+                a->progress = (md_progress){ .kind = MD_PROGRESS_UNKNOWN };
+        }
+}
+
+static void read_operation(const md_root *dir, md_array *a) {
+        a->sync_action = read_action(dir, "md/sync_action", a, MD_ATTR_SYNC_ACTION);
+        a->last_sync_action = read_action(dir, "md/last_sync_action", a, MD_ATTR_LAST_SYNC_ACTION);
+        read_progress(dir, a);
+        a->sync_speed = read_tval(dir, "md/sync_speed", a, MD_ATTR_SYNC_SPEED);
+        a->mismatch_cnt = read_tval(dir, "md/mismatch_cnt", a, MD_ATTR_MISMATCH_CNT);
+        a->reshape_position = read_tval(dir, "md/reshape_position", a, MD_ATTR_RESHAPE_POSITION);
+}
+
+static void read_geometry(const md_root *dir, md_array *a) {
+        read_size(dir, a);
+        a->component_size = read_tval(dir, "md/component_size", a, MD_ATTR_COMPONENT_SIZE);
+        a->raid_disks = read_newold(dir, "md/raid_disks", a, MD_ATTR_RAID_DISKS);
+        a->chunk_size = read_newold(dir, "md/chunk_size", a, MD_ATTR_CHUNK_SIZE);
+        a->degraded = read_tval(dir, "md/degraded", a, MD_ATTR_DEGRADED);
+        read_bitmap(dir, a);
+}
+
+static void read_tunables(const md_root *dir, md_array *a) {
+        for (int t = 0; t < _MD_T_ARRAY_MAX; t++)
+                a->tunables[t] = read_tval(dir, md_tunable_get((md_tunable) t)->path, a,
+                                           MD_ATTR_TUNABLES + (unsigned) t);
+}
+
+/* Opens sys/block/<name> as a root of its own; -ENOENT unless it has an md/ folder. */
+static int open_array_dir(const md_root *r, const char *name, md_root *ret) {
+        char path[MD_NAME_MAX + 16];
+        md_root dir;
+        int k;
+
+        snprintf(path, sizeof(path), "sys/block/%s", name);
+        k = md_root_open_at(r, path, &dir);
+        if (k == -ENOTDIR)
+                return -ENOENT;
+        if (k < 0)
+                return k;
+        k = md_root_is_dir(&dir, "md");
+        if (k <= 0) {
+                md_root_close(&dir);
+                return k < 0 ? k : -ENOENT;
+        }
+        *ret = dir;
+        return 0;
+}
+
+/* Fills everything but the member buffer, which it reuses. */
+static int read_into(const md_root *dir, const char *name, md_array *a) {
+        int k;
+
+        snprintf(a->name, sizeof(a->name), "%s", name);
+        a->bad = 0;
+        read_level_state(dir, a);
+        read_uuid(dir, a);
+        read_geometry(dir, a);
+        read_operation(dir, a);
+        read_tunables(dir, a);
+        k = md_members_read(dir, a);
+        if (k < 0)
+                return k;
+        /* Stopped while we read: every file after that read as absent. */
+        k = md_root_is_dir(dir, "md");
+        if (k < 0)
+                return k;
+        return k == 1 ? 0 : -ENOENT;
+}
+
+int md_read_array(const md_root *r, const char *name, md_array *a) {
+        char nm[MD_NAME_MAX + 1];
+        md_root dir;
+        md_array tmp;
+        int k;
+
+        if (!r || !a)
+                return -EINVAL;
+        if (!md_name_valid(name))
+                return -EINVAL;
+        /* @name may point into @a itself (md_read_arrays does that). */
+        snprintf(nm, sizeof(nm), "%s", name);
+
+        k = open_array_dir(r, nm, &dir);
+        if (k < 0)
+                return k;
+        tmp = *a;
+        k = read_into(&dir, nm, &tmp);
+        md_root_close(&dir);
+        /* The member buffer may have moved: keep it even on failure, so nothing leaks. */
+        a->members = tmp.members;
+        a->members_cap = tmp.members_cap;
+        if (k < 0)
+                return k;
+        *a = tmp;
+        return 0;
+}
+
+typedef struct name_scan {
+        md_array_set *set;
+        unsigned n;
+} name_scan;
+
+static int grow_set(md_array_set *set) {
+        unsigned cap = set->cap ? set->cap * 2 : 4;
+        md_array *v;
+
+        if (cap > 65536)
+                return -E2BIG;
+        v = realloc(set->arrays, cap * sizeof(*v));
+        if (!v)
+                return -ENOMEM;
+        memset(v + set->cap, 0, (cap - set->cap) * sizeof(*v));
+        set->arrays = v;
+        set->cap = cap;
+        return 0;
+}
+
+/* Collects sys/block entry names that could be arrays; md/ is checked when each is read. */
+static int name_entry(const char *entry, void *userdata) {
+        name_scan *s = userdata;
+        int k;
+
+        if (!md_name_valid(entry))
+                return 0;
+        if (s->n >= s->set->cap) {
+                k = grow_set(s->set);
+                if (k < 0)
+                        return k;
+        }
+        snprintf(s->set->arrays[s->n].name, sizeof(s->set->arrays[s->n].name), "%s", entry);
+        s->n++;
+        return 0;
+}
+
+static void swap_arrays(md_array *x, md_array *y) {
+        md_array t = *x;
+
+        *x = *y;
+        *y = t;
+}
+
+static void sort_by_name(md_array *v, unsigned n) {
+        for (unsigned i = 1; i < n; i++)
+                for (unsigned j = i; j > 0 && strcmp(v[j - 1].name, v[j].name) > 0; j--)
+                        swap_arrays(&v[j - 1], &v[j]);
+}
+
+int md_read_arrays(const md_root *r, md_array_set *set) {
+        name_scan s;
+        unsigned out = 0;
+        int k;
+
+        if (!r || !set)
+                return -EINVAL;
+        s = (name_scan){ .set = set };
+        set->n = 0;
+        k = md_dir_scan(r, "sys/block", name_entry, &s);
+        if (k < 0)
+                return k;
+        sort_by_name(set->arrays, s.n);
+
+        for (unsigned i = 0; i < s.n; i++) {
+                md_array *a = &set->arrays[i];
+
+                k = md_read_array(r, a->name, a);
+                /* Running out of memory is the only failure that is not about one entry. */
+                if (k == -ENOMEM || k == -E2BIG)
+                        return k;
+                /*
+                 * Not an array (no md/), stopped since the listing, or an entry
+                 * that cannot be opened (a symlink loop): skip it.
+                 */
+                if (k < 0)
+                        continue;
+                if (out != i)
+                        swap_arrays(&set->arrays[out], a);
+                out++;
+        }
+        set->n = out;
+        return 0;
+}
+
+int md_read_globals(const md_root *r, md_globals *ret) {
+        md_globals g;
+
+        if (!r || !ret)
+                return -EINVAL;
+        if (md_tunable_read(r, NULL, MD_T_SPEED_LIMIT_MIN, &g.speed_limit_min) < 0)
+                g.speed_limit_min = (md_tval){ .kind = MD_V_UNKNOWN };
+        if (md_tunable_read(r, NULL, MD_T_SPEED_LIMIT_MAX, &g.speed_limit_max) < 0)
+                g.speed_limit_max = (md_tval){ .kind = MD_V_UNKNOWN };
+        *ret = g;
+        return 0;
+}
+
+void md_array_free(md_array *a) {
+        if (!a)
+                return;
+        free(a->members);
+        a->members = NULL;
+        a->n_members = 0;
+        a->members_cap = 0;
+}
+
+void md_array_set_free(md_array_set *set) {
+        if (!set)
+                return;
+        for (unsigned i = 0; i < set->cap; i++)
+                md_array_free(&set->arrays[i]);
+        free(set->arrays);
+        *set = (md_array_set){ 0 };
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Directory listing without allocation. sysfs directories are listed on
+ * every poll, so this reads raw getdents64 records into a stack buffer
+ * instead of going through opendir()'s heap buffer.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int md_root_open_at(const md_root *r, const char *rel, md_root *ret) {
+        int fd;
+
+        if (!r || r->fd < 0 || !rel || rel[0] == '/' || !ret)
+                return -EINVAL;
+        fd = openat(r->fd, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        ret->fd = fd;
+        return 0;
+}
+
+static bool is_dot(const char *name) {
+        return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+}
+
+static int scan_buffer(const char *buf, ssize_t n, int (*cb)(const char *, void *), void *userdata) {
+        ssize_t off = 0;
+
+        while (off < n) {
+                const struct dirent64 *d = (const struct dirent64 *) (const void *) (buf + off);
+                int k;
+
+                if (d->d_reclen == 0)
+                        return -EIO;
+                off += d->d_reclen;
+                if (is_dot(d->d_name))
+                        continue;
+                k = cb(d->d_name, userdata);
+                if (k < 0)
+                        return k;
+        }
+        return 0;
+}
+
+int md_dir_scan(const md_root *r, const char *rel, int (*cb)(const char *name, void *userdata),
+                void *userdata) {
+        _Alignas(struct dirent64) char buf[8192];
+        int fd, k = 0;
+
+        if (!r || r->fd < 0 || !rel || rel[0] == '/' || !cb)
+                return -EINVAL;
+        fd = openat(r->fd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+
+        for (;;) {
+                ssize_t n = getdents64(fd, buf, sizeof(buf));
+
+                if (n < 0) {
+                        k = -errno;
+                        break;
+                }
+                if (n == 0)
+                        break;
+                k = scan_buffer(buf, n, cb, userdata);
+                if (k < 0)
+                        break;
+        }
+        close(fd);
+        return k;
+}
