@@ -1,7 +1,11 @@
 # Policy files: polkit actions, system bus policy, D-Bus activation, systemd unit.
 #
-# The activation file and the unit name the service binary, which is installed
-# as $(LIBEXECDIR)/mdboostd; they are generated from *.in so PREFIX is honoured.
+# The activation file and the unit name the service binary, installed as
+# $(LIBEXECDIR)/mdboostd. They are generated from *.in at install time, so
+# the PREFIX (or LIBEXECDIR) given to `make install` is the one they name.
+#
+# dbus-daemon and polkitd read only /usr/share and /etc: with a PREFIX other
+# than /usr the files land where the system bus and polkit do not look.
 
 LIBEXECDIR        ?= $(PREFIX)/libexec
 DBUS_SYSTEM_DIR   ?= $(PREFIX)/share/dbus-1/system.d
@@ -11,21 +15,16 @@ POLKIT_ACTION_DIR ?= $(PREFIX)/share/polkit-1/actions
 # /usr/lib/systemd/system on its merged /usr); without pkg-config, use the latter.
 SYSTEMD_UNIT_DIR  ?= $(or $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null),/usr/lib/systemd/system)
 
-POLICY_STATIC    := policy/org.mdboost.MdBoost1.policy policy/org.mdboost.MdBoost1.conf
-POLICY_GENERATED := $(BUILD)/policy/org.mdboost.MdBoost1.service $(BUILD)/policy/mdboostd.service
-
-ALL_TARGETS     += $(POLICY_GENERATED)
 INSTALL_TARGETS += install-policy
 DEB_PACKAGES    += pkg-config
 
-$(BUILD)/policy/%: policy/%.in
-	@mkdir -p $(@D)
-	sed -e 's|@libexecdir@|$(LIBEXECDIR)|g' $< > $@.tmp
-	mv $@.tmp $@
+POLICY_SUBST = sed -e 's|@libexecdir@|$(LIBEXECDIR)|g'
 
 .PHONY: install-policy
-install-policy: $(POLICY_GENERATED)
+install-policy:
 	install -D -m 0644 policy/org.mdboost.MdBoost1.conf $(DESTDIR)$(DBUS_SYSTEM_DIR)/org.mdboost.MdBoost1.conf
 	install -D -m 0644 policy/org.mdboost.MdBoost1.policy $(DESTDIR)$(POLKIT_ACTION_DIR)/org.mdboost.MdBoost1.policy
-	install -D -m 0644 $(BUILD)/policy/org.mdboost.MdBoost1.service $(DESTDIR)$(DBUS_SERVICES_DIR)/org.mdboost.MdBoost1.service
-	install -D -m 0644 $(BUILD)/policy/mdboostd.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/mdboostd.service
+	install -d $(DESTDIR)$(DBUS_SERVICES_DIR) $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+	$(POLICY_SUBST) policy/org.mdboost.MdBoost1.service.in > $(DESTDIR)$(DBUS_SERVICES_DIR)/org.mdboost.MdBoost1.service
+	$(POLICY_SUBST) policy/mdboostd.service.in > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/mdboostd.service
+	chmod 0644 $(DESTDIR)$(DBUS_SERVICES_DIR)/org.mdboost.MdBoost1.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/mdboostd.service
