@@ -40,6 +40,7 @@ include mdmodel/build.mk
 -include policy/build.mk
 -include cockpit-ui/build.mk
 -include tests/build.mk
+-include tests/vm/build.mk
 
 all: $(ALL_TARGETS) ## Build everything into build/
 

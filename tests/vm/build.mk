@@ -1,0 +1,12 @@
+# Real-kernel tier: tests that need the md driver run inside a VM that boots
+# Debian's kernel under qemu (tests/vm/run-in-vm). docs/vm-tests.md says more.
+
+VM_MD_DUMP := $(BUILD)/tests/vm/md-dump
+
+ALL_TARGETS  += $(VM_MD_DUMP)
+DEB_PACKAGES += qemu-system-x86 linux-image-amd64 busybox-static kmod cpio mdadm fio
+
+# Prints the md model library's reading of the arrays, for comparison with the
+# kernel's own files inside the VM.
+$(VM_MD_DUMP): $(BUILD)/tests/vm/md-dump.o $(MDMODEL_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^
