@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A fake md kernel behind md_root_write, for tests that run on fixture trees.
+ *
+ * Linked with -Wl,--wrap=md_root_write, every write the library makes goes
+ * through __wrap_md_root_write, which does what Linux 6.1's store methods do
+ * with the value (refuse it, or turn it into what the attribute then reads)
+ * and writes the resulting file content with the real md_root_write. So
+ * writing "50000" to sync_speed_min leaves "50000 (local)" in the fixture,
+ * as the kernel would show it, and "0" is refused with EINVAL.
+ *
+ * MDBOOST_FAKEKERNEL_FAIL="rel=ERRNO[,rel=ERRNO...]" makes the writes to
+ * those paths fail with that errno (a name such as EIO, or a number), to
+ * test how callers handle a kernel refusal.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "root.h"
+
+int __real_md_root_write(const md_root *r, const char *rel, const char *value);
+int __wrap_md_root_write(const md_root *r, const char *rel, const char *value);
+
+#define GLOBAL_MIN "proc/sys/dev/raid/speed_limit_min"
+#define GLOBAL_MAX "proc/sys/dev/raid/speed_limit_max"
+#define OUT_MAX 128
+
+/* A store method: 0 and the new file content in @out, or the negative errno the kernel returns. */
+typedef int (*store_fn)(const md_root *r, const char *rel, const char *value, char *out);
+
+/* kstrtoull: optional '+', decimal digits, one optional trailing newline. */
+static int kstrtoull(const char *s, unsigned long long *ret) {
+        unsigned long long v = 0;
+        const char *p = s;
+
+        if (*p == '+')
+                p++;
+        if (*p < '0' || *p > '9')
+                return -EINVAL;
+        for (; *p >= '0' && *p <= '9'; p++) {
+                unsigned d = (unsigned) (*p - '0');
+
+                if (v > (ULLONG_MAX - d) / 10)
+                        return -ERANGE;
+                v = v * 10 + d;
+        }
+        if (*p == '\n')
+                p++;
+        if (*p != '\0')
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+/* proc_dointvec: an optional sign, then an int. */
+static int dointvec(const char *s, long long *ret) {
+        unsigned long long v;
+        bool neg = s[0] == '-';
+        int k;
+
+        k = kstrtoull(neg ? s + 1 : s, &v);
+        if (k < 0)
+                return -EINVAL;
+        if (v > (unsigned long long) INT_MAX + (neg ? 1 : 0))
+                return -EINVAL;
+        *ret = neg ? -(long long) v : (long long) v;
+        return 0;
+}
+
+/* cmd_match: the word, optionally followed by a newline. */
+static bool cmd_match(const char *value, const char *word) {
+        size_t n = strlen(word);
+
+        return strncmp(value, word, n) == 0 && (value[n] == '\0' || strcmp(value + n, "\n") == 0);
+}
+
+static int read_global(const md_root *r, const char *rel, unsigned long long fallback,
+                       long long *ret) {
+        char buf[64];
+        ssize_t n;
+
+        n = md_root_read(r, rel, buf, sizeof(buf));
+        if (n < 0) {
+                *ret = (long long) fallback;
+                return 0;
+        }
+        return dointvec(buf, ret);
+}
+
+/*
+ * sync_speed_min/max_store: "system" (a prefix match in the kernel) drops the
+ * array's own value and the attribute shows the global sysctl; a number must
+ * be a positive unsigned int. The show method prints "%d (local|system)".
+ */
+static int store_speed(const md_root *r, const char *value, char *out, const char *global,
+                       unsigned long long fallback) {
+        unsigned long long v;
+        long long g;
+        int k;
+
+        if (strncmp(value, "system", 6) == 0) {
+                k = read_global(r, global, fallback, &g);
+                if (k < 0)
+                        return -EIO;
+                snprintf(out, OUT_MAX, "%d (system)\n", (int) g);
+                return 0;
+        }
+        if (kstrtoull(value, &v) < 0 || v > UINT_MAX || v == 0)
+                return -EINVAL;
+        snprintf(out, OUT_MAX, "%d (local)\n", (int) (unsigned) v);
+        return 0;
+}
+
+static int store_speed_min(const md_root *r, const char *rel, const char *value, char *out) {
+        (void) rel;
+        return store_speed(r, value, out, GLOBAL_MIN, 1000);
+}
+
+static int store_speed_max(const md_root *r, const char *rel, const char *value, char *out) {
+        (void) rel;
+        return store_speed(r, value, out, GLOBAL_MAX, 200000);
+}
+
+/* raid5_set_cache_size: refuses size <= 16 and size > 32768. */
+static int store_stripe_cache(const md_root *r, const char *rel, const char *value, char *out) {
+        unsigned long long v;
+
+        (void) r, (void) rel;
+        if (kstrtoull(value, &v) < 0 || v <= 16 || v > 32768)
+                return -EINVAL;
+        snprintf(out, OUT_MAX, "%llu\n", v);
+        return 0;
+}
+
+/* raid5_store_group_thread_cnt: an unsigned int, at most 8192. */
+static int store_group_threads(const md_root *r, const char *rel, const char *value, char *out) {
+        unsigned long long v;
+
+        (void) r, (void) rel;
+        if (kstrtoull(value, &v) < 0 || v > 8192)
+                return -EINVAL;
+        snprintf(out, OUT_MAX, "%llu\n", v);
+        return 0;
+}
+
+/* The sibling md/sync_action of @rel ("sys/block/md0/md/sync_max"). */
+static bool reshaping(const md_root *r, const char *rel) {
+        char path[PATH_MAX], buf[64];
+        const char *slash = strrchr(rel, '/');
+
+        if (!slash)
+                return false;
+        snprintf(path, sizeof(path), "%.*s/sync_action", (int) (slash - rel), rel);
+        return md_root_read(r, path, buf, sizeof(buf)) > 0 && cmd_match(buf, "reshape");
+}
+
+/*
+ * max_sync_store: "max" (prefix match) always; a number moves the limit,
+ * which the kernel refuses with EBUSY while a reshape runs.
+ */
+static int store_sync_max(const md_root *r, const char *rel, const char *value, char *out) {
+        unsigned long long v;
+
+        if (strncmp(value, "max", 3) == 0) {
+                snprintf(out, OUT_MAX, "max\n");
+                return 0;
+        }
+        if (kstrtoull(value, &v) < 0)
+                return -EINVAL;
+        if (reshaping(r, rel))
+                return -EBUSY;
+        snprintf(out, OUT_MAX, "%llu\n", v);
+        return 0;
+}
+
+/* sync_min, queue/read_ahead_kb: kstrtoull / kstrtoul. */
+static int store_number(const md_root *r, const char *rel, const char *value, char *out) {
+        unsigned long long v;
+
+        (void) r, (void) rel;
+        if (kstrtoull(value, &v) < 0)
+                return -EINVAL;
+        snprintf(out, OUT_MAX, "%llu\n", v);
+        return 0;
+}
+
+/* proc_dointvec: any int, no range check. */
+static int store_sysctl(const md_root *r, const char *rel, const char *value, char *out) {
+        long long v;
+
+        (void) r, (void) rel;
+        if (dointvec(value, &v) < 0)
+                return -EINVAL;
+        snprintf(out, OUT_MAX, "%lld\n", v);
+        return 0;
+}
+
+/* action_store: the words sync_action shows; the kernel starts or stops the thread. */
+static int store_sync_action(const md_root *r, const char *rel, const char *value, char *out) {
+        static const char *const words[] = { "idle",  "frozen", "resync", "recover",
+                                             "check", "repair", "reshape" };
+
+        (void) r, (void) rel;
+        for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+                if (cmd_match(value, words[i])) {
+                        snprintf(out, OUT_MAX, "%s\n", words[i]);
+                        return 0;
+                }
+        return -EINVAL;
+}
+
+/* What the kernel does per attribute. Paths ending in @suffix (or equal to it for globals). */
+static const struct store_rule {
+        const char *suffix;
+        bool exact;
+        store_fn store;
+} rules[] = {
+        { "/md/sync_speed_min", false, store_speed_min },
+        { "/md/sync_speed_max", false, store_speed_max },
+        { "/md/stripe_cache_size", false, store_stripe_cache },
+        { "/md/group_thread_cnt", false, store_group_threads },
+        { "/md/sync_max", false, store_sync_max },
+        { "/md/sync_min", false, store_number },
+        { "/md/sync_action", false, store_sync_action },
+        { "/queue/read_ahead_kb", false, store_number },
+        { GLOBAL_MIN, true, store_sysctl },
+        { GLOBAL_MAX, true, store_sysctl },
+};
+
+static const struct store_rule *find_rule(const char *rel) {
+        size_t len = strlen(rel);
+
+        for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+                size_t n = strlen(rules[i].suffix);
+
+                if (rules[i].exact ? strcmp(rel, rules[i].suffix) == 0
+                                   : len > n && strcmp(rel + len - n, rules[i].suffix) == 0)
+                        return &rules[i];
+        }
+        return NULL;
+}
+
+static int errno_from_name(const char *s) {
+        static const struct {
+                const char *name;
+                int value;
+        } names[] = {
+                { "EPERM", EPERM },   { "ENOENT", ENOENT }, { "EIO", EIO },       { "ENXIO", ENXIO },
+                { "EAGAIN", EAGAIN }, { "ENOMEM", ENOMEM }, { "EACCES", EACCES }, { "EBUSY", EBUSY },
+                { "ENODEV", ENODEV }, { "EINVAL", EINVAL }, { "ENOSPC", ENOSPC }, { "EROFS", EROFS },
+                { "ERANGE", ERANGE }, { "ENODATA", ENODATA },
+        };
+        char *end;
+        long v;
+
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+                if (strcmp(s, names[i].name) == 0)
+                        return names[i].value;
+        errno = 0;
+        v = strtol(s, &end, 10);
+        if (errno != 0 || end == s || *end != '\0' || v <= 0 || v > 4095)
+                return EIO;
+        return (int) v;
+}
+
+/* The errno MDBOOST_FAKEKERNEL_FAIL asks for @rel, or 0. */
+static int injected_failure(const char *rel) {
+        const char *env = getenv("MDBOOST_FAKEKERNEL_FAIL");
+        size_t len = strlen(rel);
+
+        while (env && *env) {
+                const char *comma = strchr(env, ',');
+                size_t item = comma ? (size_t) (comma - env) : strlen(env);
+                char name[32];
+
+                if (item > len + 1 && strncmp(env, rel, len) == 0 && env[len] == '=') {
+                        snprintf(name, sizeof(name), "%.*s", (int) (item - len - 1), env + len + 1);
+                        return errno_from_name(name);
+                }
+                env = comma ? comma + 1 : NULL;
+        }
+        return 0;
+}
+
+/*
+ * Arrays in "(system)" mode show the sysctl's current value, so a write to
+ * the global limit changes what their sync_speed_min/max read.
+ */
+static void follow_global(const md_root *r, const char *attr, long long value) {
+        char path[PATH_MAX], buf[64], out[OUT_MAX];
+        struct dirent *d;
+        DIR *dir;
+        int fd;
+
+        fd = openat(r->fd, "sys/block", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        dir = fdopendir(fd);
+        if (!dir) {
+                close(fd);
+                return;
+        }
+        while ((d = readdir(dir)) != NULL) {
+                if (strncmp(d->d_name, "md", 2) != 0)
+                        continue;
+                snprintf(path, sizeof(path), "sys/block/%s/md/%s", d->d_name, attr);
+                if (md_root_read(r, path, buf, sizeof(buf)) <= 0 || !strstr(buf, "(system)"))
+                        continue;
+                snprintf(out, sizeof(out), "%d (system)\n", (int) value);
+                (void) __real_md_root_write(r, path, out);
+        }
+        closedir(dir);
+}
+
+int __wrap_md_root_write(const md_root *r, const char *rel, const char *value) {
+        const struct store_rule *rule;
+        char cur[MD_ATTR_MAX], out[OUT_MAX];
+        long long global;
+        ssize_t n;
+        int k;
+
+        if (!r || !rel || !value)
+                return -EINVAL;
+        k = injected_failure(rel);
+        if (k > 0)
+                return -k;
+        rule = find_rule(rel);
+        if (!rule)
+                return __real_md_root_write(r, rel, value);
+
+        /* sysfs has no way to create an attribute: a level without it gives ENOENT first. */
+        n = md_root_read(r, rel, cur, sizeof(cur));
+        if (n < 0)
+                return (int) n;
+
+        k = rule->store(r, rel, value, out);
+        if (k < 0)
+                return k;
+        k = __real_md_root_write(r, rel, out);
+        if (k < 0)
+                return k;
+        if (rule->store == store_sysctl && dointvec(out, &global) == 0)
+                follow_global(r, strcmp(rel, GLOBAL_MIN) == 0 ? "sync_speed_min" : "sync_speed_max",
+                              global);
+        return 0;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * Fixture trees for unit tests: a root directory made with mkdtemp, filled
+ * with files laid out as under "/" (sys/block/md0/md/level, proc/mdstat...),
+ * removed at the end. Every function returns 0 or a negative errno; paths
+ * called @rel are relative to @root.
+ */
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Creates an empty root under $TMPDIR (or /tmp); *ret_root is malloc'ed, free it after md_fixture_rm. */
+int md_fixture_new(char **ret_root);
+
+/* Creates @root/@rel holding exactly @content (no newline added), creating parent folders. */
+int md_fixture_write(const char *root, const char *rel, const char *content);
+
+/* Creates the folder @root/@rel and its parents. */
+int md_fixture_mkdir(const char *root, const char *rel);
+
+/* Creates the symlink @root/@rel pointing to @target, creating parent folders. */
+int md_fixture_symlink(const char *root, const char *rel, const char *target);
+
+/* Creates a FIFO at @root/@rel, creating parent folders. */
+int md_fixture_fifo(const char *root, const char *rel);
+
+/* Removes @root/@rel (a file, a symlink, or a folder with everything in it). */
+int md_fixture_remove(const char *root, const char *rel);
+
+/* Reads @root/@rel into @buf (NUL-terminated); returns the length. */
+ssize_t md_fixture_read(const char *root, const char *rel, char *buf, size_t size);
+
+/* Copies the tree @src (files, folders, symlinks) into the existing folder @dst. */
+int md_fixture_copy(const char *src, const char *dst);
+
+/* A snapshot from tests/fixtures/ (e.g. "03-raid5-recovery"): its path in the source tree. */
+const char *md_fixture_snapshot(const char *name, char *buf, size_t size);
+
+/* md_fixture_new, then a copy of the snapshot @name in it: a tree a test may write to. */
+int md_fixture_new_from(const char *name, char **ret_root);
+
+/* Removes the whole tree @root. */
+int md_fixture_rm(const char *root);
