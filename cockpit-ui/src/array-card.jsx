@@ -1,0 +1,215 @@
+// One md array: identity, members, the running or waiting operation, the
+// tunables in effect (and the originals a boost saved), Boost and Restore.
+import React, { useState } from "react";
+import {
+    Button, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription,
+    DescriptionListGroup, DescriptionListTerm, Flex, FlexItem, Label, LabelGroup, Progress,
+    ProgressMeasureLocation, Tooltip,
+} from "./pf.js";
+
+import cockpit, { _ } from "./cockpit.js";
+import { BoostDialog, ErrorAlert, TunableText } from "./boost-dialog.jsx";
+import { History } from "./history.jsx";
+import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
+import {
+    actionLabel, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, tunableLabel,
+} from "./format.js";
+
+const ROLES = {
+    in_sync: { text: _("In sync"), color: "green" },
+    rebuilding: { text: _("Being rebuilt"), color: "blue" },
+    spare: { text: _("Hot spare"), color: "grey" },
+    faulty: { text: _("Failed"), color: "red" },
+    journal: { text: _("Journal"), color: "purple" },
+    unknown: { text: _("Unknown"), color: "orange" },
+};
+
+const FLAGS = {
+    write_mostly: _("Write-mostly"),
+    replacement: _("Replacement"),
+    want_replacement: _("Wants replacement"),
+    write_error: _("Write errors"),
+    blocked: _("Blocked"),
+};
+
+function levelLabel(level) {
+    const m = /^raid(\d+)$/.exec(level || "");
+    return m ? cockpit.format(_("RAID $0"), m[1]) : (level || _("inactive"));
+}
+
+const StateLabel = ({ array }) => {
+    if (array.State === "inactive" || !array.Level)
+        return <Label color="grey">{_("Inactive")}</Label>;
+    if (array.Degraded > 0)
+        return <Label color="orange">{cockpit.format(cockpit.ngettext("Degraded, $0 member missing", "Degraded, $0 members missing", array.Degraded), array.Degraded)}</Label>;
+    return <Label color="green">{cockpit.format(_("Running ($0)"), array.State)}</Label>;
+};
+
+const Members = ({ members }) => (
+    <ul className="mdb-members" aria-label={_("Members")}>
+        {members.map(([dev, role, words, slot]) => {
+            const r = ROLES[role] || ROLES.unknown;
+            return (
+                <li key={dev} className="mdb-member" data-device={dev} data-role={role}>
+                    <span className="mdb-member-dev">{dev}</span>
+                    <LabelGroup numLabels={4}>
+                        <Label isCompact color={r.color}>{r.text}</Label>
+                        {words.filter(w => FLAGS[w]).map(w => <Label key={w} isCompact variant="outline">{FLAGS[w]}</Label>)}
+                    </LabelGroup>
+                    <span className="mdb-muted mdb-member-slot">
+                        {slot >= 0 ? cockpit.format(_("slot $0"), slot) : _("no slot")}
+                    </span>
+                </li>
+            );
+        })}
+    </ul>
+);
+
+const Operation = ({ array }) => {
+    const action = array.Action;
+    if (array.Delayed) {
+        return (
+            <p className="mdb-operation mdb-waiting">
+                {cockpit.format(_("$0 is waiting for another array on the same disks to finish."), actionLabel(action === "idle" ? "resync" : action))}
+            </p>
+        );
+    }
+    if (!action || action === "idle")
+        return <p className="mdb-operation mdb-muted">{_("No rebuild or check is running.")}</p>;
+    const known = array.Progress >= 0;
+    return (
+        <div className="mdb-operation">
+            <Progress value={known ? array.Progress : 0} title={actionLabel(action)}
+                      label={known ? `${array.Progress.toFixed(1)} %` : _("starting")}
+                      measureLocation={ProgressMeasureLocation.outside}
+                      aria-label={cockpit.format(_("$0 progress of $1"), actionLabel(action), array.Name)} />
+            <Flex className="mdb-operation-facts" spaceItems={{ default: "spaceItemsXl" }}>
+                <FlexItem>{_("Speed")}: <strong className="mdb-speed">{formatSpeed(array.Speed || 0)}</strong></FlexItem>
+                <FlexItem>{_("Time left")}: <strong className="mdb-time-left">{formatDuration(array.TimeLeft)}</strong></FlexItem>
+            </Flex>
+        </div>
+    );
+};
+
+const Tunables = ({ array }) => {
+    const names = Object.keys(array.Tunables || {}).sort();
+    const originals = array.Boosted ? (array.Originals || {}) : {};
+    return (
+        <Table aria-label={cockpit.format(_("Tunables of $0"), array.Name)} className="mdb-tunables">
+            <Thead>
+                <Tr>
+                    <Th>{_("Setting")}</Th>
+                    <Th>{_("In effect")}</Th>
+                    {array.Boosted && <Th>{_("Before the boost")}</Th>}
+                </Tr>
+            </Thead>
+            <Tbody>
+                {names.map(name => (
+                    <Tr key={name} data-tunable={name}>
+                        <Td>{tunableLabel(name)}</Td>
+                        <Td className="mdb-current"><TunableText name={name} text={array.Tunables[name]} /></Td>
+                        {array.Boosted &&
+                            <Td className="mdb-original">
+                                {name in originals ? <TunableText name={name} text={originals[name]} /> : <span className="mdb-muted">{_("unchanged")}</span>}
+                            </Td>}
+                    </Tr>
+                ))}
+            </Tbody>
+        </Table>
+    );
+};
+
+// A disabled button still has to say why; aria-disabled keeps it focusable
+// so keyboard users reach the tooltip too.
+const GuardedButton = ({ reason, children, ...props }) => {
+    if (!reason)
+        return <Button {...props}>{children}</Button>;
+    return (
+        <Tooltip content={reason}>
+            <Button {...props} isAriaDisabled>{children}</Button>
+        </Tooltip>
+    );
+};
+
+export const ArrayCard = ({ client, path, array, admin, profiles, manager }) => {
+    const [dialog, setDialog] = useState(false);
+    const [restoring, setRestoring] = useState(false);
+    const [error, setError] = useState(null);
+    const denied = admin ? null : _("Administrative access is required to change the array.");
+
+    const restore = () => {
+        setRestoring(true);
+        setError(null);
+        client.restore(path)
+                .catch(setError)
+                .finally(() => setRestoring(false));
+    };
+
+    const actions = (
+        <Flex spaceItems={{ default: "spaceItemsSm" }}>
+            {array.CanBoost &&
+                <GuardedButton variant="primary" reason={denied} onClick={() => setDialog(true)}
+                               className="mdb-boost" aria-label={cockpit.format(_("Boost $0"), array.Name)}>
+                    {array.Boosted ? _("Boost more") : _("Boost")}
+                </GuardedButton>}
+            {array.Boosted &&
+                <GuardedButton variant="secondary" reason={denied} onClick={restore} isLoading={restoring}
+                               className="mdb-restore" aria-label={cockpit.format(_("Restore $0"), array.Name)}>
+                    {_("Restore")}
+                </GuardedButton>}
+        </Flex>
+    );
+
+    return (
+        <Card className="mdb-array" id={`array-${array.Name}`} data-array={array.Name}
+              data-boosted={array.Boosted ? "true" : "false"} component="article">
+            <CardHeader actions={{ actions, hasNoOffset: true }}>
+                <CardTitle component="h2" className="mdb-array-title">
+                    <span className="mdb-array-name">{array.Name}</span>
+                    <span className="mdb-muted mdb-array-sub">
+                        {levelLabel(array.Level)} · {formatBytes(array.Size || 0)} · {cockpit.format(cockpit.ngettext("$0 disk", "$0 disks", array.RaidDisks), array.RaidDisks)}
+                    </span>
+                    <StateLabel array={array} />
+                    {array.Boosted && <Label color="blue" className="mdb-boosted-label">{cockpit.format(_("Boosted: $0"), array.Profile)}</Label>}
+                </CardTitle>
+            </CardHeader>
+            <CardBody>
+                {!array.CanBoost && array.Level &&
+                    <p className="mdb-muted mdb-no-boost">{_("This array has no redundancy, so it never rebuilds and cannot be boosted.")}</p>}
+                {error && <ErrorAlert error={error} />}
+                <Operation array={array} />
+                {array.Boosted &&
+                    <p className="mdb-boost-info">
+                        {cockpit.format(_("Boosted with the $0 profile since $1. The original values are shown beside the current ones."),
+                                        array.Profile, formatTimestampMicro(array.BoostedSince))}
+                    </p>}
+                <div className="mdb-columns">
+                    <section aria-label={_("Members")}>
+                        <h3 className="mdb-section-title">{_("Members")}</h3>
+                        <Members members={array.Members || []} />
+                    </section>
+                    <section aria-label={_("Tunables")}>
+                        <h3 className="mdb-section-title">{_("Tunables")}</h3>
+                        <Tunables array={array} />
+                        <DescriptionList isCompact isHorizontal className="mdb-facts">
+                            {array.StripeCacheMemory > 0 &&
+                                <DescriptionListGroup>
+                                    <DescriptionListTerm>{_("Stripe cache memory")}</DescriptionListTerm>
+                                    <DescriptionListDescription>{formatBytes(array.StripeCacheMemory)}</DescriptionListDescription>
+                                </DescriptionListGroup>}
+                            {array.UUID &&
+                                <DescriptionListGroup>
+                                    <DescriptionListTerm>{_("UUID")}</DescriptionListTerm>
+                                    <DescriptionListDescription><code>{array.UUID}</code></DescriptionListDescription>
+                                </DescriptionListGroup>}
+                        </DescriptionList>
+                    </section>
+                </div>
+                {array.CanBoost && <History array={array} systemFloor={manager.SpeedLimitMin || 0} />}
+            </CardBody>
+            {dialog &&
+                <BoostDialog client={client} path={path} array={array} profiles={profiles}
+                             budget={manager.MemoryBudget || 0} onClose={() => setDialog(false)} />}
+        </Card>
+    );
+};

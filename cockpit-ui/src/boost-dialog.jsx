@@ -1,0 +1,128 @@
+// The Boost confirmation: asks the service what the chosen profile would
+// change (a dry run), lists it old -> new with the stripe cache's memory cost,
+// and boosts only when the admin confirms.
+import React, { useEffect, useState } from "react";
+import {
+    Alert, Button, Modal, ModalVariant, Radio, Spinner,
+} from "./pf.js";
+import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
+
+import cockpit, { _ } from "./cockpit.js";
+import { describeError, formatBytes, tunableLabel, tunableMeaning } from "./format.js";
+
+// One stripe cache entry holds a 4 KiB page per member (md.rst, raid5.c).
+const STRIPE_ENTRY_BYTES = 4096;
+
+export function stripeCacheBytes(entries, members) {
+    return entries * STRIPE_ENTRY_BYTES * members;
+}
+
+export const ErrorAlert = ({ error, title }) => {
+    const { title: sentence, detail } = describeError(error);
+    return (
+        <Alert variant="danger" isInline title={title || sentence} className="mdb-error">
+            {title ? sentence : null} {detail && <span className="mdb-error-detail">{detail}</span>}
+        </Alert>
+    );
+};
+
+export const TunableText = ({ name, text }) => {
+    const meaning = tunableMeaning(name, text);
+    return (
+        <>
+            <code className="mdb-value">{text}</code>
+            {meaning && <span className="mdb-muted"> ({meaning})</span>}
+        </>
+    );
+};
+
+const ChangesTable = ({ changes, array, budget }) => {
+    if (changes.length === 0)
+        return <p>{_("Every tunable is already at or above this profile's values: nothing would change.")}</p>;
+    const stripe = changes.find(([name]) => name === "stripe_cache_size");
+    const members = array.RaidDisks || 0;
+    return (
+        <>
+            <Table aria-label={_("Changes")} className="mdb-changes">
+                <Thead>
+                    <Tr><Th>{_("Setting")}</Th><Th>{_("Now")}</Th><Th>{_("After boost")}</Th></Tr>
+                </Thead>
+                <Tbody>
+                    {changes.map(([name, from, to]) => (
+                        <Tr key={name} data-tunable={name}>
+                            <Td>{tunableLabel(name)} <code className="mdb-muted">{name}</code></Td>
+                            <Td data-label={_("Now")}><TunableText name={name} text={from} /></Td>
+                            <Td data-label={_("After boost")}><strong><TunableText name={name} text={to} /></strong></Td>
+                        </Tr>
+                    ))}
+                </Tbody>
+            </Table>
+            {stripe &&
+                <Alert variant="info" isInline isPlain className="mdb-memory"
+                       title={cockpit.format(_("The stripe cache will pin $0 of memory (now $1)."),
+                                             formatBytes(stripeCacheBytes(Number(stripe[2]), members)),
+                                             formatBytes(array.StripeCacheMemory || 0))}>
+                    {budget > 0 && cockpit.format(_("mdboost keeps the stripe caches of all arrays within $0."), formatBytes(budget))}
+                </Alert>}
+        </>
+    );
+};
+
+export const BoostDialog = ({ client, path, array, profiles, budget, onClose }) => {
+    const [profile, setProfile] = useState("fast");
+    const [preview, setPreview] = useState(null);
+    const [previewError, setPreviewError] = useState(null);
+    const [busy, setBusy] = useState(false);
+    const [error, setError] = useState(null);
+
+    useEffect(() => {
+        let cancelled = false;
+        setPreview(null);
+        setPreviewError(null);
+        client.boost(path, profile, true)
+                .then(changes => !cancelled && setPreview(changes))
+                .catch(err => !cancelled && setPreviewError(err));
+        return () => { cancelled = true };
+    }, [client, path, profile]);
+
+    const confirm = () => {
+        setBusy(true);
+        setError(null);
+        client.boost(path, profile, false)
+                .then(() => onClose())
+                .catch(err => {
+                    setBusy(false);
+                    setError(err);
+                });
+    };
+
+    return (
+        <Modal variant={ModalVariant.medium} isOpen onClose={onClose}
+               title={cockpit.format(_("Boost the rebuild of $0"), array.Name)}
+               id="mdb-boost-dialog"
+               footer={<>
+                   <Button variant="primary" onClick={confirm} isLoading={busy}
+                           isDisabled={busy || !preview || preview.length === 0} id="mdb-boost-confirm">
+                       {_("Boost")}
+                   </Button>
+                   <Button variant="link" onClick={onClose}>{_("Cancel")}</Button>
+               </>}>
+            <fieldset className="mdb-profiles">
+                <legend className="mdb-section-title">{_("Profile")}</legend>
+                {profiles.map(p => (
+                    <Radio key={p.name} id={`mdb-profile-${p.name}`} name="mdb-profile"
+                           label={p.name} description={p.description}
+                           isChecked={profile === p.name} onChange={() => setProfile(p.name)} />
+                ))}
+            </fieldset>
+            <h4 className="mdb-section-title">{_("What will change")}</h4>
+            {previewError && <ErrorAlert error={previewError} title={_("The service could not compute the changes")} />}
+            {!preview && !previewError && <Spinner size="md" aria-label={_("Asking the service")} />}
+            {preview && <ChangesTable changes={preview} array={array} budget={budget} />}
+            <p className="mdb-muted mdb-note">
+                {_("Faster rebuilds take disk bandwidth from everything else on these disks. Restore puts every value back; mdboost also restores them by itself when the rebuild ends.")}
+            </p>
+            {error && <ErrorAlert error={error} />}
+        </Modal>
+    );
+};

@@ -1,0 +1,121 @@
+// The page's only D-Bus client: mirrors mdboostd's Manager and Array
+// properties, kept current by the PropertiesChanged signals the service emits
+// (docs/dbus-api.md). Nothing here polls; components subscribe to changes.
+import cockpit from "./cockpit.js";
+
+export const BUS_NAME = "org.mdboost.MdBoost1";
+export const MANAGER_PATH = "/org/mdboost/MdBoost1";
+export const MANAGER_IFACE = "org.mdboost.MdBoost1.Manager";
+export const ARRAY_IFACE = "org.mdboost.MdBoost1.Array";
+const PROPS_IFACE = "org.freedesktop.DBus.Properties";
+
+// cockpit.dbus hands `v` values over as {t: signature, v: value}.
+function unwrap(dict) {
+    const out = {};
+    for (const key in dict)
+        out[key] = dict[key].v;
+    return out;
+}
+
+export class MdBoostClient {
+    constructor() {
+        // status: "connecting", "ready", "missing" (service not on the bus)
+        this.state = { status: "connecting", problem: null, manager: {}, arrays: {} };
+        this.listeners = new Set();
+        this.generation = 0;
+        this.dbus = cockpit.dbus(BUS_NAME, { bus: "system", superuser: "try" });
+        this.subscription = this.dbus.subscribe(
+            { interface: PROPS_IFACE, member: "PropertiesChanged", path_namespace: MANAGER_PATH },
+            (path, iface, signal, args) => this.onPropertiesChanged(path, args));
+        this.dbus.addEventListener("owner", (event, owner) => this.onOwner(owner));
+        this.reload();
+    }
+
+    subscribe(fn) {
+        this.listeners.add(fn);
+        return () => this.listeners.delete(fn);
+    }
+
+    update(patch) {
+        this.state = { ...this.state, ...patch };
+        this.listeners.forEach(fn => fn(this.state));
+    }
+
+    onOwner(owner) {
+        if (owner === null) {
+            this.update({ status: "missing", problem: null, manager: {}, arrays: {} });
+        } else if (owner && this.state.status === "missing") {
+            this.reload();
+        }
+    }
+
+    async getAll(path, iface) {
+        const [props] = await this.dbus.call(path, PROPS_IFACE, "GetAll", [iface]);
+        return unwrap(props);
+    }
+
+    // Reads everything once; signals keep it current afterwards. A generation
+    // counter drops the answers of a reload that a newer one superseded.
+    async reload() {
+        const generation = ++this.generation;
+        try {
+            const manager = await this.getAll(MANAGER_PATH, MANAGER_IFACE);
+            const arrays = await this.readArrays(manager.Arrays || []);
+            if (generation === this.generation)
+                this.update({ status: "ready", problem: null, manager, arrays });
+        } catch (err) {
+            if (generation === this.generation)
+                this.update({ status: "missing", problem: err, manager: {}, arrays: {} });
+        }
+    }
+
+    async readArrays(paths) {
+        const arrays = {};
+        const known = this.state.arrays;
+        await Promise.all(paths.map(async path => {
+            arrays[path] = known[path] || await this.getAll(path, ARRAY_IFACE);
+        }));
+        return arrays;
+    }
+
+    async onPropertiesChanged(path, [iface, changed, invalidated]) {
+        if (this.state.status !== "ready")
+            return;
+        const props = unwrap(changed);
+        for (const name of invalidated || []) {
+            const [value] = await this.dbus.call(path, PROPS_IFACE, "Get", [iface, name]);
+            props[name] = value.v;
+        }
+        if (iface === MANAGER_IFACE && path === MANAGER_PATH) {
+            const manager = { ...this.state.manager, ...props };
+            const arrays = "Arrays" in props ? await this.readArrays(props.Arrays) : this.state.arrays;
+            this.update({ manager, arrays });
+        } else if (iface === ARRAY_IFACE && this.state.arrays[path]) {
+            const arrays = { ...this.state.arrays, [path]: { ...this.state.arrays[path], ...props } };
+            this.update({ arrays });
+        }
+    }
+
+    async getProfiles() {
+        const [profiles] = await this.dbus.call(MANAGER_PATH, MANAGER_IFACE, "GetProfiles", []);
+        return profiles.map(([name, description, rules]) => ({ name, description, rules }));
+    }
+
+    // Returns the (name, old, new) triples Boost wrote or, with dryRun, would write.
+    async boost(path, profile, dryRun) {
+        const options = dryRun ? { dry_run: { t: "b", v: true } } : {};
+        const [changes] = await this.dbus.call(path, ARRAY_IFACE, "Boost", [profile, options],
+                                               { type: "sa{sv}" });
+        return changes;
+    }
+
+    async restore(path) {
+        const [changes] = await this.dbus.call(path, ARRAY_IFACE, "Restore", [{}], { type: "a{sv}" });
+        return changes;
+    }
+
+    close() {
+        this.subscription.remove();
+        this.dbus.close();
+    }
+}

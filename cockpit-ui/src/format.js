@@ -1,0 +1,102 @@
+// Turns the service's raw numbers and error names into words for people.
+import cockpit, { _ } from "./cockpit.js";
+
+export function formatBytes(bytes) {
+    return cockpit.format_bytes(bytes, 1024);
+}
+
+// The kernel reports rebuild speeds in KiB/s.
+export function formatSpeed(kibPerSecond) {
+    return cockpit.format_bytes_per_sec(kibPerSecond * 1024, 1024);
+}
+
+export function formatDuration(seconds) {
+    if (!seconds || seconds <= 0)
+        return _("unknown");
+    const minutes = Math.round(seconds / 60);
+    if (minutes < 1)
+        return _("less than a minute");
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
+    const mins = minutes % 60;
+    const parts = [];
+    if (days)
+        parts.push(cockpit.format(cockpit.ngettext("$0 day", "$0 days", days), days));
+    if (hours)
+        parts.push(cockpit.format(cockpit.ngettext("$0 hour", "$0 hours", hours), hours));
+    if (mins && !days)
+        parts.push(cockpit.format(cockpit.ngettext("$0 minute", "$0 minutes", mins), mins));
+    return parts.join(" ");
+}
+
+export function formatTimestampMicro(usec) {
+    return new Date(usec / 1000).toLocaleString();
+}
+
+const ACTIONS = {
+    resync: _("Resynchronizing"),
+    recover: _("Rebuilding onto a new disk"),
+    check: _("Checking"),
+    repair: _("Repairing"),
+    reshape: _("Reshaping"),
+    frozen: _("Frozen"),
+};
+
+export function actionLabel(action) {
+    return ACTIONS[action] || action;
+}
+
+const TUNABLES = {
+    sync_speed_min: _("Rebuild speed floor"),
+    sync_speed_max: _("Rebuild speed ceiling"),
+    stripe_cache_size: _("Stripe cache entries"),
+    read_ahead_kb: _("Read-ahead (KiB)"),
+    sync_max: _("Rebuild upper bound"),
+    group_thread_cnt: _("Parity worker threads"),
+    nr_requests: _("Member queue depth"),
+    queue_depth: _("NCQ depth"),
+};
+
+export function tunableLabel(name) {
+    return TUNABLES[name] || name;
+}
+
+// A reading of the kernel's text for a person, or "" when the text says it
+// all: the speed limits read "1000 (system)" (the global default applies) or
+// "50000 (local)" (set for this array), in KiB/s.
+export function tunableMeaning(name, text) {
+    const m = /^(\d+)(?:\s*\((system|local)\))?$/.exec(text || "");
+    if (!m || !name.startsWith("sync_speed_"))
+        return "";
+    const speed = formatSpeed(Number(m[1]));
+    return m[2] === "system" ? cockpit.format(_("$0, system default"), speed) : speed;
+}
+
+const ERRORS = {
+    "org.mdboost.MdBoost1.Error.NotAuthorized":
+        _("You are not allowed to change this array. Turn on administrative access and try again."),
+    "org.mdboost.MdBoost1.Error.NoSuchArray":
+        _("This array no longer exists."),
+    "org.mdboost.MdBoost1.Error.NotSupported":
+        _("This array has no redundancy or is not running, so there is no rebuild to speed up."),
+    "org.mdboost.MdBoost1.Error.InvalidArgument":
+        _("The service did not accept the requested values."),
+    "org.mdboost.MdBoost1.Error.Busy":
+        _("The kernel is busy with this array (for example during a reshape) and refused the change. Try again in a moment."),
+    "org.mdboost.MdBoost1.Error.Conflict":
+        _("Some values were changed by an administrator after the boost; they were left as they are."),
+    "org.mdboost.MdBoost1.Error.Failed":
+        _("The kernel refused the change."),
+    "org.freedesktop.DBus.Error.AccessDenied":
+        _("The system bus refused the request."),
+    "org.freedesktop.DBus.Error.ServiceUnknown":
+        _("The mdboost service is not running."),
+};
+
+// Returns {title, detail}: a sentence a person understands and the service's own words.
+export function describeError(err) {
+    const name = err && err.name;
+    const title = ERRORS[name] || _("The request failed.");
+    const detail = (err && (err.message || err.problem)) || "";
+    return { title, detail: detail === title ? "" : detail };
+}

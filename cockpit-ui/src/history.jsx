@@ -1,0 +1,122 @@
+// The History panel of an array card: rebuild speed with the floor and ceiling
+// in effect, and progress, over a chosen range, from collectd's RRD files.
+import React, { useEffect, useState } from "react";
+import {
+    Alert, CodeBlock, CodeBlockCode, Spinner, ToggleGroup, ToggleGroupItem,
+} from "./pf.js";
+
+import cockpit, { _ } from "./cockpit.js";
+import { LineChart } from "./line-chart.jsx";
+import { RANGES, boostedMask, dataDir, exportSeries, findFiles } from "./history.js";
+
+const RANGE_LABELS = {
+    "1h": _("Last hour"),
+    "6h": _("6 hours"),
+    "1d": _("Day"),
+    "1w": _("Week"),
+};
+
+export const COLLECTD_CONFIG = `LoadPlugin mdraid
+LoadPlugin rrdtool
+<Plugin rrdtool>
+  DataDir "/var/lib/collectd/rrd"
+</Plugin>`;
+
+const NotRecording = ({ array, datadir }) => (
+    <div className="mdb-history-missing">
+        <Alert variant="info" isInline isPlain
+               title={cockpit.format(_("collectd is not recording $0"), array)}>
+            <p>
+                {cockpit.format(_("No mdraid history was found under $0. Install collectd and enable the mdraid and rrdtool plugins, for example in /etc/collectd/collectd.conf.d/mdraid.conf:"), datadir)}
+            </p>
+        </Alert>
+        <CodeBlock className="mdb-code"><CodeBlockCode>{COLLECTD_CONFIG}</CodeBlockCode></CodeBlock>
+        <CodeBlock className="mdb-code">
+            <CodeBlockCode>{"sudo apt install collectd-core rrdtool\nsudo systemctl restart collectd"}</CodeBlockCode>
+        </CodeBlock>
+    </div>
+);
+
+// collectd writes a sample every interval (10 s by default); a minute is
+// fine-grained enough for a chart whose smallest range is an hour.
+const REFRESH_MS = 60000;
+
+function useTick(ms) {
+    const [tick, setTick] = useState(0);
+    useEffect(() => {
+        const id = window.setInterval(() => setTick(t => t + 1), ms);
+        return () => window.clearInterval(id);
+    }, [ms]);
+    return tick;
+}
+
+function useHistory(array, seconds) {
+    const [state, setState] = useState({ loading: true });
+    const tick = useTick(REFRESH_MS);
+    useEffect(() => {
+        let cancelled = false;
+        (async () => {
+            const datadir = await dataDir();
+            const files = await findFiles(datadir, array);
+            if (!files)
+                return { datadir, missing: true };
+            return { datadir, data: await exportSeries(files, seconds) };
+        })()
+                .then(result => !cancelled && setState(result))
+                .catch(err => !cancelled && setState({ error: err.message || String(err) }));
+        return () => { cancelled = true };
+    }, [array, seconds, tick]);
+    return state;
+}
+
+export const History = ({ array, systemFloor }) => {
+    const [range, setRange] = useState("1h");
+    const seconds = RANGES.find(r => r.key === range).seconds;
+    const state = useHistory(array.Name, seconds);
+
+    let body;
+    if (state.loading) {
+        body = <Spinner size="lg" aria-label={_("Loading history")} />;
+    } else if (state.error) {
+        body = <Alert variant="warning" isInline isPlain title={_("The history could not be read")}>{state.error}</Alert>;
+    } else if (state.missing) {
+        body = <NotRecording array={array.Name} datadir={state.datadir} />;
+    } else {
+        const { times, series } = state.data;
+        const bands = boostedMask(series.sync_speed_min, systemFloor * 1024);
+        const speeds = [
+            { name: "sync_speed", label: _("Speed"), className: "mdb-s-speed" },
+            { name: "sync_speed_min", label: _("Floor"), className: "mdb-s-floor" },
+            { name: "sync_speed_max", label: _("Ceiling"), className: "mdb-s-ceiling" },
+        ].filter(s => series[s.name]).map(s => ({ ...s, values: series[s.name] }));
+        body = (
+            <div className="mdb-history-charts">
+                <LineChart title={cockpit.format(_("Rebuild speed of $0"), array.Name)}
+                           times={times} series={speeds} bands={bands}
+                           formatY={v => cockpit.format_bytes_per_sec(v, 1024)}
+                           bandLabel={_("Boosted")} />
+                {series.sync_progress &&
+                    <LineChart title={cockpit.format(_("Progress of $0"), array.Name)}
+                               times={times} bands={bands} maxValue={100}
+                               series={[{ name: "sync_progress", label: _("Progress"), className: "mdb-s-progress", values: series.sync_progress }]}
+                               formatY={v => `${Math.round(v)} %`}
+                               bandLabel={_("Boosted")} />}
+            </div>
+        );
+    }
+
+    return (
+        <section className="mdb-history" aria-label={cockpit.format(_("History of $0"), array.Name)}>
+            <div className="mdb-history-head">
+                <h4 className="mdb-section-title">{_("History")}</h4>
+                <ToggleGroup isCompact aria-label={_("Time range")}>
+                    {RANGES.map(r => (
+                        <ToggleGroupItem key={r.key} text={RANGE_LABELS[r.key]} buttonId={`range-${array.Name}-${r.key}`}
+                                         isSelected={range === r.key} onChange={() => setRange(r.key)} />
+                    ))}
+                </ToggleGroup>
+            </div>
+            {body}
+        </section>
+    );
+};
