@@ -1,0 +1,34 @@
+# collectd read plugin "mdraid": build/mdraid.so and its unit tests.
+
+MDRAID_SO        := $(BUILD)/mdraid.so
+MDRAID_OBJ       := $(BUILD)/collectd-plugin/mdraid.o
+# Debian's collectd-dev headers include "liboconfig/oconfig.h" relative to
+# /usr/include/collectd, and read the daemon's config.h only with HAVE_CONFIG_H.
+MDRAID_CPPFLAGS  := -DHAVE_CONFIG_H -I/usr/include/collectd
+COLLECTD_PLUGINDIR ?= $(PREFIX)/lib/collectd
+MDRAID_DOCDIR    := $(PREFIX)/share/doc/mdboost/examples
+
+ALL_TARGETS  += $(MDRAID_SO)
+DEB_PACKAGES += collectd-core collectd-dev util-linux
+
+$(MDRAID_OBJ) $(BUILD)/tests/unit/collectd-mock.o $(BUILD)/tests/unit/test-plugin-mdraid.o: override CPPFLAGS += $(MDRAID_CPPFLAGS)
+
+# The library is linked in statically; --exclude-libs keeps its symbols out of
+# the plugin's dynamic table so they never clash with another plugin's.
+$(MDRAID_SO): $(MDRAID_OBJ) $(MDMODEL_LIB)
+	$(CC) $(LDFLAGS) -shared -Wl,--exclude-libs,ALL -o $@ $^
+
+# Unit tests: the plugin object linked against a mock of the daemon's plugin API.
+MDRAID_TESTS := $(BUILD)/tests/test-plugin-mdraid
+UNIT_TESTS   += $(MDRAID_TESTS)
+
+$(MDRAID_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/unit/collectd-mock.o \
+		$(MDRAID_OBJ) $(MDMODEL_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka
+
+.PHONY: install-plugin
+INSTALL_TARGETS += install-plugin
+install-plugin: $(MDRAID_SO)
+	install -d $(DESTDIR)$(COLLECTD_PLUGINDIR) $(DESTDIR)$(MDRAID_DOCDIR)
+	install -m 0644 $(MDRAID_SO) $(DESTDIR)$(COLLECTD_PLUGINDIR)/mdraid.so
+	install -m 0644 collectd-plugin/mdraid.conf $(DESTDIR)$(MDRAID_DOCDIR)/mdraid.conf

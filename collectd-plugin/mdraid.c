@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * collectd read plugin "mdraid": md rebuild metrics.
+ *
+ * Every interval it reads every md array through the md model library and
+ * dispatches, per array (plugin_instance = kernel name, "md0", "md_home"):
+ * progress, time left, sync speed with the floor and ceiling in effect,
+ * which operation runs or waits, member counts, mismatch count, stripe
+ * cache and read-ahead; and once, with an empty plugin_instance, the global
+ * speed limits. docs/metrics.md lists every identifier.
+ *
+ * Every value is a gauge of a stock types.db type. Speeds use "bytes" (a
+ * gauge with no upper bound) in bytes per second: "bitrate" is bits and
+ * capped at 2^32-1 (4 Gbit/s, below what a local floor can be set to), and
+ * "io_octets"/"disk_octets" are DERIVE counters, which would turn a speed
+ * into its rate of change.
+ *
+ * The kernel's sysfs is world-readable, so the plugin needs no privilege.
+ * An attribute that cannot be read or parsed is skipped and logged once,
+ * until it reads well again; the other attributes and arrays go on.
+ */
+
+#include <collectd/core/daemon/collectd.h>
+#include <collectd/core/daemon/plugin.h>
+#include <collectd/core/utils/common/common.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "array.h"
+#include "root.h"
+#include "tunables.h"
+
+#define MDRAID_PLUGIN "mdraid"
+
+/* What the plugin remembers about an array between two reads. */
+typedef struct mdraid_seen {
+        char name[MD_NAME_MAX + 1];
+        uint64_t warned; /* md_attr bits already logged as unreadable */
+        bool selected;   /* passes the Array / IgnoreSelected selection */
+} mdraid_seen;
+
+/* Configuration. */
+static char *mdraid_root_dir;    /* RootDir; NULL is "/" */
+static char **mdraid_selection;  /* Array entries: name, /dev path or UUID */
+static size_t mdraid_selection_n;
+static bool mdraid_ignore_selected;
+
+/* State, reused across reads. */
+static md_root mdraid_root = MD_ROOT_NULL;
+static md_array_set mdraid_set;
+static mdraid_seen *mdraid_seen_now;  /* one per entry of mdraid_set, same order */
+static mdraid_seen *mdraid_seen_prev; /* last read's, sorted by name */
+static size_t mdraid_seen_now_n, mdraid_seen_prev_n, mdraid_seen_cap;
+static bool mdraid_first_read = true;
+static bool mdraid_list_warned;
+static bool mdraid_globals_warned[2]; /* speed_limit_min, speed_limit_max */
+
+/* Files behind md_attr bits, named as under sys/block/<array>/. */
+static const char *const mdraid_attr_files[MD_ATTR_TUNABLES] = {
+        [MD_ATTR_LEVEL] = "md/level",
+        [MD_ATTR_ARRAY_STATE] = "md/array_state",
+        [MD_ATTR_UUID] = "md/uuid",
+        [MD_ATTR_SIZE] = "size",
+        [MD_ATTR_COMPONENT_SIZE] = "md/component_size",
+        [MD_ATTR_RAID_DISKS] = "md/raid_disks",
+        [MD_ATTR_CHUNK_SIZE] = "md/chunk_size",
+        [MD_ATTR_DEGRADED] = "md/degraded",
+        [MD_ATTR_SYNC_ACTION] = "md/sync_action",
+        [MD_ATTR_LAST_SYNC_ACTION] = "md/last_sync_action",
+        [MD_ATTR_SYNC_COMPLETED] = "md/sync_completed",
+        [MD_ATTR_SYNC_SPEED] = "md/sync_speed",
+        [MD_ATTR_MISMATCH_CNT] = "md/mismatch_cnt",
+        [MD_ATTR_RESHAPE_POSITION] = "md/reshape_position",
+        [MD_ATTR_MEMBERS] = "md/dev-*",
+};
+
+/* ---- config ---------------------------------------------------------- */
+
+static int mdraid_config_array(const oconfig_item_t *ci)
+{
+        char *spec = NULL;
+        char **grown;
+
+        if (cf_util_get_string(ci, &spec) != 0)
+                return -1;
+        grown = realloc(mdraid_selection, (mdraid_selection_n + 1) * sizeof(*grown));
+        if (!grown) {
+                ERROR("mdraid: out of memory for Array \"%s\"", spec);
+                free(spec);
+                return -1;
+        }
+        mdraid_selection = grown;
+        mdraid_selection[mdraid_selection_n++] = spec;
+        return 0;
+}
+
+static int mdraid_config_root(const oconfig_item_t *ci)
+{
+        char *dir = NULL;
+
+        if (cf_util_get_string(ci, &dir) != 0)
+                return -1;
+        free(mdraid_root_dir);
+        mdraid_root_dir = dir;
+        return 0;
+}
+
+static int mdraid_config(oconfig_item_t *ci)
+{
+        int r;
+
+        for (int i = 0; i < ci->children_num; i++) {
+                const oconfig_item_t *child = &ci->children[i];
+
+                if (strcasecmp(child->key, "Array") == 0)
+                        r = mdraid_config_array(child);
+                else if (strcasecmp(child->key, "IgnoreSelected") == 0)
+                        r = cf_util_get_boolean(child, &mdraid_ignore_selected);
+                else if (strcasecmp(child->key, "RootDir") == 0)
+                        r = mdraid_config_root(child);
+                else {
+                        ERROR("mdraid: unknown option \"%s\" (known: Array, IgnoreSelected, RootDir)",
+                              child->key);
+                        r = -1;
+                }
+                if (r != 0)
+                        return -1;
+        }
+        return 0;
+}
+
+/* ---- init ------------------------------------------------------------ */
+
+static int mdraid_init(void)
+{
+        int r;
+
+        if (mdraid_root.fd >= 0)
+                return 0;
+        r = md_root_open(mdraid_root_dir, &mdraid_root);
+        if (r < 0) {
+                ERROR("mdraid: cannot open RootDir \"%s\": %s",
+                      mdraid_root_dir ? mdraid_root_dir : "/", STRERROR(-r));
+                return -1;
+        }
+        return 0;
+}
+
+/* ---- read ------------------------------------------------------------ */
+
+static void mdraid_submit(const char *plugin_instance, const char *type,
+                          const char *type_instance, gauge_t value)
+{
+        value_list_t vl = VALUE_LIST_INIT;
+
+        vl.values = &(value_t){ .gauge = value };
+        vl.values_len = 1;
+        sstrncpy(vl.plugin, MDRAID_PLUGIN, sizeof(vl.plugin));
+        sstrncpy(vl.plugin_instance, plugin_instance, sizeof(vl.plugin_instance));
+        sstrncpy(vl.type, type, sizeof(vl.type));
+        sstrncpy(vl.type_instance, type_instance, sizeof(vl.type_instance));
+        plugin_dispatch_values(&vl);
+}
+
+/* A number in any of the kernel's spellings: "N", "N (system)", "N (local)". */
+static bool mdraid_tval_number(const md_tval *v, uint64_t *ret)
+{
+        if (v->kind != MD_V_NUMBER && v->kind != MD_V_SYSTEM && v->kind != MD_V_LOCAL)
+                return false;
+        *ret = v->value;
+        return true;
+}
+
+/* Speeds are KiB/s in sysfs and procfs; they are dispatched in bytes/s. */
+static void mdraid_submit_kib(const char *plugin_instance, const char *type,
+                              const char *type_instance, const md_tval *v)
+{
+        uint64_t n;
+
+        if (mdraid_tval_number(v, &n))
+                mdraid_submit(plugin_instance, type, type_instance, (gauge_t)n * 1024.0);
+}
+
+static void mdraid_submit_count(const char *plugin_instance, const char *type_instance,
+                                const md_tval *v)
+{
+        uint64_t n;
+
+        if (mdraid_tval_number(v, &n))
+                mdraid_submit(plugin_instance, "count", type_instance, (gauge_t)n);
+}
+
+static void mdraid_submit_disks(const md_array *a)
+{
+        md_disk_counts dc;
+
+        md_array_disk_counts(a, &dc);
+        mdraid_submit(a->name, "md_disks", "active", dc.active);
+        mdraid_submit(a->name, "md_disks", "failed", dc.failed);
+        mdraid_submit(a->name, "md_disks", "spare", dc.spare);
+        mdraid_submit(a->name, "md_disks", "missing", dc.missing);
+        mdraid_submit(a->name, "md_disks", "rebuilding", dc.rebuilding);
+}
+
+/*
+ * sync_action names the operation that runs, or that waits: a resync held
+ * back because another array shares the disks reads "resync" while
+ * sync_completed reads "delayed".
+ */
+static void mdraid_submit_action(const md_array *a)
+{
+        static const struct {
+                md_sync_action action;
+                const char *name;
+        } actions[] = {
+                { MD_SYNC_RESYNC, "action_resync" }, { MD_SYNC_RECOVER, "action_recover" },
+                { MD_SYNC_CHECK, "action_check" },   { MD_SYNC_REPAIR, "action_repair" },
+                { MD_SYNC_RESHAPE, "action_reshape" },
+        };
+
+        if (a->sync_action >= 0)
+                for (size_t i = 0; i < STATIC_ARRAY_SIZE(actions); i++)
+                        mdraid_submit(a->name, "bool", actions[i].name,
+                                      a->sync_action == actions[i].action);
+
+        if (a->progress.kind == MD_PROGRESS_DELAYED)
+                mdraid_submit(a->name, "bool", "sync_delayed", 1);
+        else if (a->progress.kind == MD_PROGRESS_NONE || a->progress.kind == MD_PROGRESS_RUNNING)
+                mdraid_submit(a->name, "bool", "sync_delayed", 0);
+}
+
+/* Progress and time left exist only while an operation runs: a gap, not a 0. */
+static void mdraid_submit_progress(const md_array *a)
+{
+        double percent;
+        uint64_t seconds;
+
+        if (md_array_progress_percent(a, &percent) == 0)
+                mdraid_submit(a->name, "percent", "sync_progress", percent);
+        if (md_array_seconds_left(a, &seconds) == 0)
+                mdraid_submit(a->name, "duration", "sync_remaining", (gauge_t)seconds);
+}
+
+static void mdraid_submit_sync(const md_array *a)
+{
+        mdraid_submit_progress(a);
+        mdraid_submit_kib(a->name, "bytes", "sync_speed", &a->sync_speed);
+        mdraid_submit_kib(a->name, "bytes", "sync_speed_min", &a->tunables[MD_T_SYNC_SPEED_MIN]);
+        mdraid_submit_kib(a->name, "bytes", "sync_speed_max", &a->tunables[MD_T_SYNC_SPEED_MAX]);
+        mdraid_submit_action(a);
+        mdraid_submit_count(a->name, "mismatch_cnt", &a->mismatch_cnt);
+        /* raid4/5/6 only: other levels have no such file, so the value is absent. */
+        mdraid_submit_count(a->name, "stripe_cache_size", &a->tunables[MD_T_STRIPE_CACHE_SIZE]);
+        mdraid_submit_count(a->name, "stripe_cache_active",
+                            &a->tunables[MD_T_STRIPE_CACHE_ACTIVE]);
+        mdraid_submit_kib(a->name, "bytes", "read_ahead", &a->tunables[MD_T_READ_AHEAD_KB]);
+}
+
+/* An inactive array has members but no personality: nothing syncs. */
+static bool mdraid_array_running(const md_array *a)
+{
+        return a->state != MD_ARRAY_INACTIVE && a->state != MD_ARRAY_CLEAR;
+}
+
+static void mdraid_submit_array(const md_array *a)
+{
+        mdraid_submit_disks(a);
+        if (md_array_has_redundancy(a) && mdraid_array_running(a))
+                mdraid_submit_sync(a);
+}
+
+/* Logs an unreadable global limit once, and once more when it reads well again. */
+static bool mdraid_submit_global(md_tunable t, const md_tval *v, bool *warned)
+{
+        const md_tunable_info *info = md_tunable_get(t);
+        uint64_t n;
+
+        if (v->kind == MD_V_UNKNOWN) {
+                if (!*warned)
+                        WARNING("mdraid: cannot read or parse %s; not reporting it", info->path);
+                *warned = true;
+                return false;
+        }
+        if (*warned)
+                NOTICE("mdraid: %s is readable again", info->path);
+        *warned = false;
+        if (!mdraid_tval_number(v, &n))
+                return false; /* absent: no md driver loaded */
+        mdraid_submit("", "bytes", info->name, (gauge_t)n * 1024.0);
+        return true;
+}
+
+/* Returns false when neither global limit was dispatched. */
+static bool mdraid_submit_globals(void)
+{
+        md_globals g;
+        bool min_ok, max_ok;
+        int r;
+
+        r = md_read_globals(&mdraid_root, &g);
+        if (r < 0) {
+                g.speed_limit_min = (md_tval){ .kind = MD_V_UNKNOWN };
+                g.speed_limit_max = g.speed_limit_min;
+        }
+        min_ok = mdraid_submit_global(MD_T_SPEED_LIMIT_MIN, &g.speed_limit_min,
+                                      &mdraid_globals_warned[0]);
+        max_ok = mdraid_submit_global(MD_T_SPEED_LIMIT_MAX, &g.speed_limit_max,
+                                      &mdraid_globals_warned[1]);
+        return min_ok || max_ok;
+}
+
+static const char *mdraid_attr_file(unsigned bit)
+{
+        const md_tunable_info *t;
+
+        if (bit < MD_ATTR_TUNABLES)
+                return mdraid_attr_files[bit];
+        t = md_tunable_get((md_tunable)(bit - MD_ATTR_TUNABLES));
+        return t ? t->path : "?";
+}
+
+/* Logs each unreadable attribute once, and once more when it reads well again. */
+static void mdraid_warn_bad(const md_array *a, mdraid_seen *s)
+{
+        uint64_t fresh = a->bad & ~s->warned;
+        uint64_t healed = s->warned & ~a->bad;
+
+        for (unsigned bit = 0; bit < _MD_ATTR_MAX; bit++) {
+                if (fresh & (UINT64_C(1) << bit))
+                        WARNING("mdraid: %s: cannot read or parse %s; not reporting it",
+                                a->name, mdraid_attr_file(bit));
+                if (healed & (UINT64_C(1) << bit))
+                        NOTICE("mdraid: %s: %s is readable again", a->name, mdraid_attr_file(bit));
+        }
+        s->warned = a->bad;
+}
+
+static int mdraid_seen_reserve(size_t n)
+{
+        mdraid_seen *now, *prev;
+
+        if (n <= mdraid_seen_cap)
+                return 0;
+        now = realloc(mdraid_seen_now, n * sizeof(*now));
+        if (!now)
+                return -ENOMEM;
+        mdraid_seen_now = now;
+        prev = realloc(mdraid_seen_prev, n * sizeof(*prev));
+        if (!prev)
+                return -ENOMEM;
+        mdraid_seen_prev = prev;
+        mdraid_seen_cap = n;
+        return 0;
+}
+
+/*
+ * Carries each array's warnings over from the last read and logs arrays that
+ * appeared or went away. Both lists are sorted by name, so one merge pass.
+ */
+static void mdraid_track_arrays(void)
+{
+        size_t p = 0;
+
+        for (unsigned i = 0; i < mdraid_set.n; i++) {
+                const char *name = mdraid_set.arrays[i].name;
+                mdraid_seen *s = &mdraid_seen_now[i];
+
+                for (; p < mdraid_seen_prev_n && strcmp(mdraid_seen_prev[p].name, name) < 0; p++)
+                        NOTICE("mdraid: %s is gone", mdraid_seen_prev[p].name);
+                if (p < mdraid_seen_prev_n && strcmp(mdraid_seen_prev[p].name, name) == 0) {
+                        *s = mdraid_seen_prev[p++];
+                        continue;
+                }
+                *s = (mdraid_seen){ 0 };
+                sstrncpy(s->name, name, sizeof(s->name));
+                if (!mdraid_first_read)
+                        NOTICE("mdraid: %s appeared", name);
+        }
+        for (; p < mdraid_seen_prev_n; p++)
+                NOTICE("mdraid: %s is gone", mdraid_seen_prev[p].name);
+        mdraid_seen_now_n = mdraid_set.n;
+}
+
+/* Collectd's selection semantics: the listed arrays, or all but them. */
+static void mdraid_select_arrays(void)
+{
+        bool listed_value = !mdraid_ignore_selected;
+
+        for (size_t i = 0; i < mdraid_seen_now_n; i++)
+                mdraid_seen_now[i].selected = mdraid_selection_n == 0 || !listed_value;
+        for (size_t j = 0; j < mdraid_selection_n; j++) {
+                const md_array *a = md_array_set_find(&mdraid_set, mdraid_selection[j]);
+
+                if (a)
+                        mdraid_seen_now[a - mdraid_set.arrays].selected = listed_value;
+        }
+}
+
+static void mdraid_seen_swap(void)
+{
+        mdraid_seen *t = mdraid_seen_prev;
+
+        mdraid_seen_prev = mdraid_seen_now;
+        mdraid_seen_prev_n = mdraid_seen_now_n;
+        mdraid_seen_now = t;
+        mdraid_seen_now_n = 0;
+}
+
+static int mdraid_read_list(void)
+{
+        int r;
+
+        r = md_read_arrays(&mdraid_root, &mdraid_set);
+        if (r >= 0)
+                r = mdraid_seen_reserve(mdraid_set.n);
+        if (r < 0) {
+                if (!mdraid_list_warned)
+                        WARNING("mdraid: cannot list md arrays under sys/block: %s", STRERROR(-r));
+                mdraid_list_warned = true;
+                return r;
+        }
+        if (mdraid_list_warned)
+                NOTICE("mdraid: md arrays can be listed again");
+        mdraid_list_warned = false;
+        return 0;
+}
+
+static int mdraid_read(void)
+{
+        bool globals_ok;
+        int r;
+
+        globals_ok = mdraid_submit_globals();
+        r = mdraid_read_list();
+        if (r < 0)
+                return globals_ok ? 0 : -1;
+
+        mdraid_track_arrays();
+        mdraid_select_arrays();
+        for (size_t i = 0; i < mdraid_seen_now_n; i++) {
+                if (!mdraid_seen_now[i].selected)
+                        continue;
+                mdraid_warn_bad(&mdraid_set.arrays[i], &mdraid_seen_now[i]);
+                mdraid_submit_array(&mdraid_set.arrays[i]);
+        }
+        mdraid_seen_swap();
+        mdraid_first_read = false;
+        return 0;
+}
+
+/* ---- shutdown -------------------------------------------------------- */
+
+static int mdraid_shutdown(void)
+{
+        md_array_set_free(&mdraid_set);
+        md_root_close(&mdraid_root);
+        free(mdraid_seen_now);
+        free(mdraid_seen_prev);
+        mdraid_seen_now = mdraid_seen_prev = NULL;
+        mdraid_seen_now_n = mdraid_seen_prev_n = mdraid_seen_cap = 0;
+        for (size_t i = 0; i < mdraid_selection_n; i++)
+                free(mdraid_selection[i]);
+        free(mdraid_selection);
+        mdraid_selection = NULL;
+        mdraid_selection_n = 0;
+        free(mdraid_root_dir);
+        mdraid_root_dir = NULL;
+        mdraid_ignore_selected = false;
+        mdraid_first_read = true;
+        mdraid_list_warned = false;
+        mdraid_globals_warned[0] = mdraid_globals_warned[1] = false;
+        return 0;
+}
+
+void module_register(void)
+{
+        plugin_register_complex_config(MDRAID_PLUGIN, mdraid_config);
+        plugin_register_init(MDRAID_PLUGIN, mdraid_init);
+        plugin_register_read(MDRAID_PLUGIN, mdraid_read);
+        plugin_register_shutdown(MDRAID_PLUGIN, mdraid_shutdown);
+}

@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The mdraid collectd plugin, driven through its registered callbacks with a
+ * mock of the daemon (collectd-mock.c) over copies of the real sysfs
+ * snapshots in tests/fixtures/, edited per case.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collectd-mock.h"
+
+#define FIXTURES "tests/fixtures"
+
+/* ---- fixture trees ---------------------------------------------------- */
+
+static char tree[PATH_MAX];      /* the test's root, a copy of a fixture */
+static const char *copy_from;    /* nftw has no user pointer */
+static size_t copy_from_len;
+
+/* @rel under the test's root; paths in these tests are far below PATH_MAX. */
+static void tree_path(char *buf, const char *base, const char *rel)
+{
+        int n = snprintf(buf, PATH_MAX, "%s/%s", base, rel);
+
+        assert_true(n > 0 && n < PATH_MAX);
+}
+
+static int copy_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        char dst[PATH_MAX], buf[8192], link[PATH_MAX];
+        int in, out;
+        ssize_t n;
+
+        (void)ftw;
+        if (snprintf(dst, sizeof(dst), "%s%s", tree, path + copy_from_len) >= (int)sizeof(dst))
+                return -1;
+        if (flag == FTW_D)
+                return mkdir(dst, 0755) < 0 && errno != EEXIST ? -1 : 0;
+        if (flag == FTW_SL) {
+                n = readlink(path, link, sizeof(link) - 1);
+                if (n < 0)
+                        return -1;
+                link[n] = '\0';
+                return symlink(link, dst);
+        }
+        in = open(path, O_RDONLY | O_CLOEXEC);
+        out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st->st_mode & 07777);
+        if (in < 0 || out < 0)
+                return -1;
+        while ((n = read(in, buf, sizeof(buf))) > 0)
+                if (write(out, buf, (size_t)n) != n)
+                        return -1;
+        close(in);
+        close(out);
+        return (int)n;
+}
+
+static void tree_copy(const char *fixture)
+{
+        char src[PATH_MAX];
+
+        snprintf(tree, sizeof(tree), "/tmp/mdraid-test-XXXXXX");
+        assert_non_null(mkdtemp(tree));
+        tree_path(src, FIXTURES, fixture);
+        copy_from = src;
+        copy_from_len = strlen(src);
+        assert_int_equal(nftw(src, copy_entry, 16, FTW_PHYS), 0);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void)st;
+        (void)ftw;
+        return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void tree_remove(const char *rel)
+{
+        char path[PATH_MAX];
+        struct stat st;
+
+        tree_path(path, tree, rel);
+        if (lstat(path, &st) < 0)
+                return;
+        if (S_ISDIR(st.st_mode))
+                assert_int_equal(nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
+        else
+                assert_int_equal(unlink(path), 0);
+}
+
+/* Replaces a file whole, as the kernel's attributes change: never half-written. */
+static void tree_write(const char *rel, const char *text)
+{
+        char path[PATH_MAX], tmp[PATH_MAX];
+        FILE *f;
+
+        tree_path(path, tree, rel);
+        assert_true(snprintf(tmp, sizeof(tmp), "%s.new", path) < (int)sizeof(tmp));
+        f = fopen(tmp, "we");
+        assert_non_null(f);
+        assert_true(fputs(text, f) >= 0);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(rename(tmp, path), 0);
+}
+
+static void tree_rename(const char *from, const char *to)
+{
+        char a[PATH_MAX], b[PATH_MAX];
+
+        tree_path(a, tree, from);
+        tree_path(b, tree, to);
+        assert_int_equal(rename(a, b), 0);
+}
+
+/* Copies one folder of the tree to another place in the same tree. */
+static void tree_dup(const char *from, const char *to)
+{
+        char src[PATH_MAX], saved[PATH_MAX];
+
+        memcpy(saved, tree, sizeof(saved));
+        tree_path(src, tree, from);
+        tree_path(tree, saved, to);
+        copy_from = src;
+        copy_from_len = strlen(src);
+        assert_int_equal(nftw(src, copy_entry, 16, FTW_PHYS), 0);
+        memcpy(tree, saved, sizeof(tree));
+}
+
+/* The raid5 of 03-raid5-recovery after its recovery ended: nothing runs. */
+static void tree_make_idle(const char *md)
+{
+        char rel[128];
+
+        snprintf(rel, sizeof(rel), "sys/block/%s/md/sync_action", md);
+        tree_write(rel, "idle\n");
+        snprintf(rel, sizeof(rel), "sys/block/%s/md/sync_completed", md);
+        tree_write(rel, "none\n");
+        snprintf(rel, sizeof(rel), "sys/block/%s/md/sync_speed", md);
+        tree_write(rel, "none\n");
+}
+
+/* ---- plugin lifecycle ------------------------------------------------- */
+
+static int setup(void **state)
+{
+        (void)state;
+        tree[0] = '\0';
+        mock_clear();
+        mock.quiet = true;
+        module_register();
+        return 0;
+}
+
+static int teardown(void **state)
+{
+        (void)state;
+        if (mock.shutdown)
+                mock.shutdown();
+        if (tree[0]) {
+                assert_int_equal(nftw(tree, remove_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
+                tree[0] = '\0';
+        }
+        return 0;
+}
+
+/* Configures RootDir (plus @extra keys), runs init, returns init's result. */
+static int start(const char *root, mock_config_item *extra)
+{
+        mock_config_item local;
+        mock_config_item *c = extra ? extra : &local;
+
+        if (!extra)
+                mock_config_init(c, "mdraid");
+        if (root)
+                mock_config_add_string(c, "RootDir", root);
+        assert_int_equal(mock.config(&c->block), 0);
+        return mock.init();
+}
+
+static void read_once(void)
+{
+        mock_clear();
+        assert_int_equal(mock.read(), 0);
+        assert_int_equal(mock.n_bad_types, 0);
+}
+
+static void assert_value(const char *inst, const char *type, const char *ti, double want)
+{
+        const mock_value *v = mock_find(inst, type, ti);
+
+        if (!v)
+                fail_msg("%s %s-%s was not dispatched", inst, type, ti);
+        if (v->value < want - 1e-6 || v->value > want + 1e-6)
+                fail_msg("%s %s-%s = %f, want %f", inst, type, ti, v->value, want);
+        assert_string_equal(v->plugin, "mdraid");
+}
+
+static void assert_absent(const char *inst, const char *type, const char *ti)
+{
+        if (mock_find(inst, type, ti))
+                fail_msg("%s %s-%s was dispatched", inst, type, ti);
+}
+
+static void assert_disks(const char *inst, unsigned active, unsigned failed, unsigned spare,
+                         unsigned missing, unsigned rebuilding)
+{
+        assert_value(inst, "md_disks", "active", active);
+        assert_value(inst, "md_disks", "failed", failed);
+        assert_value(inst, "md_disks", "spare", spare);
+        assert_value(inst, "md_disks", "missing", missing);
+        assert_value(inst, "md_disks", "rebuilding", rebuilding);
+}
+
+static void assert_actions(const char *inst, const char *running, int delayed)
+{
+        static const char *const names[] = { "resync", "recover", "check", "repair", "reshape" };
+        char ti[64];
+
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+                snprintf(ti, sizeof(ti), "action_%s", names[i]);
+                assert_value(inst, "bool", ti, running && strcmp(running, names[i]) == 0);
+        }
+        assert_value(inst, "bool", "sync_delayed", delayed);
+}
+
+/* ---- tests ------------------------------------------------------------ */
+
+static void test_registers_every_callback(void **state)
+{
+        (void)state;
+        assert_string_equal(mock.name, "mdraid");
+        assert_non_null(mock.config);
+        assert_non_null(mock.init);
+        assert_non_null(mock.read);
+        assert_non_null(mock.shutdown);
+}
+
+static void test_raid5_recovery(void **state)
+{
+        (void)state;
+        assert_int_equal(start(FIXTURES "/03-raid5-recovery", NULL), 0);
+        read_once();
+
+        /* sync_completed "261648 / 2093056", sync_speed 10301 KiB/s */
+        assert_value("md0", "percent", "sync_progress", 100.0 * 261648 / 2093056);
+        const mock_value *left = mock_find("md0", "duration", "sync_remaining");
+        assert_non_null(left);
+        /* (2093056 - 261648) sectors of 512 bytes at 10301 KiB/s: 88.9 s */
+        assert_in_range((uint64_t)left->value, 88, 89);
+        assert_value("md0", "bytes", "sync_speed", 10301.0 * 1024);
+        assert_value("md0", "bytes", "sync_speed_min", 1000.0 * 1024);
+        assert_value("md0", "bytes", "sync_speed_max", 10000.0 * 1024);
+        assert_actions("md0", "recover", 0);
+        /* vdd holds slot 3 with recovery_start 261648: being rebuilt, not a spare */
+        assert_disks("md0", 3, 0, 0, 0, 1);
+        assert_value("md0", "count", "mismatch_cnt", 0);
+        assert_value("md0", "count", "stripe_cache_size", 256);
+        assert_value("md0", "count", "stripe_cache_active", 0);
+        assert_value("md0", "bytes", "read_ahead", 3072.0 * 1024);
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
+}
+
+static void test_globals_have_empty_instance(void **state)
+{
+        (void)state;
+        assert_int_equal(start(FIXTURES "/03-raid5-recovery", NULL), 0);
+        read_once();
+        assert_value("", "bytes", "speed_limit_min", 1000.0 * 1024);
+        assert_value("", "bytes", "speed_limit_max", 10000.0 * 1024);
+        assert_int_equal(mock_count_instance(""), 2);
+}
+
+static void test_raid6_reshape(void **state)
+{
+        (void)state;
+        assert_int_equal(start(FIXTURES "/09-raid6-reshape", NULL), 0);
+        read_once();
+        assert_value("md0", "percent", "sync_progress", 100.0 * 325632 / 2093056);
+        assert_value("md0", "bytes", "sync_speed", 10146.0 * 1024);
+        /* "0 (system)": a floor of 0 is a value, not a missing one */
+        assert_value("md0", "bytes", "sync_speed_min", 0);
+        assert_value("md0", "bytes", "sync_speed_max", 10000.0 * 1024);
+        assert_actions("md0", "reshape", 0);
+        assert_disks("md0", 5, 0, 0, 0, 0);
+        assert_value("md0", "count", "stripe_cache_size", 513);
+        assert_value("md0", "bytes", "read_ahead", 2048.0 * 1024);
+}
+
+static void test_delayed_resync(void **state)
+{
+        (void)state;
+        assert_int_equal(start(FIXTURES "/10-two-raid1-resync-delayed", NULL), 0);
+        read_once();
+
+        assert_value("md10", "percent", "sync_progress", 100.0 * 204800 / 817152);
+        assert_actions("md10", "resync", 0);
+
+        /* md11 waits for md10: it resyncs, delayed, with no progress to draw */
+        assert_actions("md11", "resync", 1);
+        assert_absent("md11", "percent", "sync_progress");
+        assert_absent("md11", "duration", "sync_remaining");
+        assert_value("md11", "bytes", "sync_speed", 0);
+        assert_disks("md11", 2, 0, 0, 0, 0);
+        /* raid1 has no stripe cache */
+        assert_absent("md11", "count", "stripe_cache_size");
+        assert_absent("md11", "count", "stripe_cache_active");
+        assert_value("md11", "count", "mismatch_cnt", 0);
+}
+
+static void test_idle_degraded_leaves_a_gap(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_make_idle("md0");
+        tree_remove("sys/block/md0/md/rd3");
+        tree_remove("sys/block/md0/md/dev-vdd");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+
+        assert_absent("md0", "percent", "sync_progress");
+        assert_absent("md0", "duration", "sync_remaining");
+        assert_absent("md0", "bytes", "sync_speed");
+        assert_value("md0", "bytes", "sync_speed_min", 1000.0 * 1024);
+        assert_value("md0", "bytes", "sync_speed_max", 10000.0 * 1024);
+        assert_actions("md0", NULL, 0);
+        assert_disks("md0", 3, 0, 0, 1, 0);
+}
+
+static void test_failed_member(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_make_idle("md0");
+        /* md_error() marks the member faulty; the personality then drops its slot */
+        tree_write("sys/block/md0/md/dev-vdd/state", "faulty\n");
+        tree_write("sys/block/md0/md/dev-vdd/slot", "none\n");
+        tree_write("sys/block/md0/md/dev-vdd/recovery_start", "none\n");
+        tree_remove("sys/block/md0/md/rd3");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_disks("md0", 3, 1, 0, 1, 0);
+}
+
+static void test_replacement_in_progress(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        /* vdd is in sync again; vde replaces vdb in slot 1 while vdb keeps serving */
+        tree_write("sys/block/md0/md/dev-vdd/state", "in_sync\n");
+        tree_write("sys/block/md0/md/dev-vdd/recovery_start", "none\n");
+        tree_write("sys/block/md0/md/degraded", "0\n");
+        tree_write("sys/block/md0/md/dev-vdb/state", "in_sync,want_replacement\n");
+        tree_dup("sys/block/md0/md/dev-vdd", "sys/block/md0/md/dev-vde");
+        tree_write("sys/block/md0/md/dev-vde/state", "spare,replacement\n");
+        tree_write("sys/block/md0/md/dev-vde/slot", "1\n");
+        tree_write("sys/block/md0/md/dev-vde/recovery_start", "261648\n");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_disks("md0", 4, 0, 0, 0, 1);
+        assert_actions("md0", "recover", 0);
+}
+
+static void test_hot_spare(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_make_idle("md0");
+        tree_write("sys/block/md0/md/dev-vdd/state", "in_sync\n");
+        tree_write("sys/block/md0/md/dev-vdd/recovery_start", "none\n");
+        tree_write("sys/block/md0/md/degraded", "0\n");
+        tree_dup("sys/block/md0/md/dev-vdd", "sys/block/md0/md/dev-vde");
+        tree_write("sys/block/md0/md/dev-vde/state", "spare\n");
+        tree_write("sys/block/md0/md/dev-vde/slot", "none\n");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_disks("md0", 4, 0, 1, 0, 0);
+}
+
+/* raid0 keeps no md/sync_* files: the kernel registers them only for levels that sync. */
+static void make_raid0(void)
+{
+        static const char *const gone[] = {
+                "sync_action", "last_sync_action", "sync_completed", "sync_speed",
+                "sync_speed_min", "sync_speed_max", "sync_min", "sync_max", "mismatch_cnt",
+                "sync_force_parallel", "stripe_cache_size", "stripe_cache_active",
+                "group_thread_cnt", "degraded", "bitmap",
+        };
+        char rel[128];
+
+        tree_copy("03-raid5-recovery");
+        for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++) {
+                snprintf(rel, sizeof(rel), "sys/block/md0/md/%s", gone[i]);
+                tree_remove(rel);
+        }
+        tree_write("sys/block/md0/md/level", "raid0\n");
+        tree_write("sys/block/md0/md/dev-vdd/state", "in_sync\n");
+        tree_write("sys/block/md0/md/dev-vdd/recovery_start", "none\n");
+}
+
+static void test_raid0_reports_disks_only(void **state)
+{
+        (void)state;
+        make_raid0();
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_disks("md0", 4, 0, 0, 0, 0);
+        assert_int_equal(mock_count_instance("md0"), 5);
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
+}
+
+static void test_inactive_reports_disks_only(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_write("sys/block/md0/md/array_state", "inactive\n");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_value("md0", "md_disks", "active", 3);
+        assert_int_equal(mock_count_instance("md0"), 5);
+}
+
+static void test_no_arrays_reports_globals(void **state)
+{
+        (void)state;
+        assert_int_equal(start(FIXTURES "/00-no-arrays", NULL), 0);
+        read_once();
+        assert_int_equal(mock.n_values, 2);
+        assert_int_equal(mock_count_instance(""), 2);
+}
+
+static void test_array_selection(void **state)
+{
+        mock_config_item c;
+
+        (void)state;
+        mock_config_init(&c, "mdraid");
+        mock_config_add_string(&c, "Array", "md10");
+        assert_int_equal(start(FIXTURES "/10-two-raid1-resync-delayed", &c), 0);
+        read_once();
+        assert_true(mock_count_instance("md10") > 0);
+        assert_int_equal(mock_count_instance("md11"), 0);
+        assert_int_equal(mock_count_instance(""), 2);
+}
+
+static void test_array_selection_ignored_by_uuid(void **state)
+{
+        mock_config_item c;
+
+        (void)state;
+        mock_config_init(&c, "mdraid");
+        /* md10's UUID in mdadm's spelling */
+        mock_config_add_string(&c, "Array", "ac39b561:3df72dd6:a96412de:ae4245ad");
+        mock_config_add_bool(&c, "IgnoreSelected", true);
+        assert_int_equal(start(FIXTURES "/10-two-raid1-resync-delayed", &c), 0);
+        read_once();
+        assert_int_equal(mock_count_instance("md10"), 0);
+        assert_true(mock_count_instance("md11") > 0);
+}
+
+static void test_unknown_option_is_refused(void **state)
+{
+        mock_config_item c;
+
+        (void)state;
+        mock_config_init(&c, "mdraid");
+        mock_config_add_string(&c, "Device", "md0");
+        assert_int_not_equal(mock.config(&c.block), 0);
+        assert_int_equal(mock_count_logs(LOG_ERR, "mdraid: unknown option \"Device\""), 1);
+}
+
+static void test_missing_root_fails_init(void **state)
+{
+        (void)state;
+        assert_int_not_equal(start("/nonexistent/mdraid-root", NULL), 0);
+        assert_int_equal(mock_count_logs(LOG_ERR, "mdraid: cannot open RootDir"), 1);
+}
+
+static void test_progress_moves(void **state)
+{
+        const mock_value *v;
+        double first;
+
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        v = mock_find("md0", "percent", "sync_progress");
+        assert_non_null(v);
+        first = v->value;
+        tree_write("sys/block/md0/md/sync_completed", "1046528 / 2093056\n");
+        read_once();
+        assert_value("md0", "percent", "sync_progress", 50.0);
+        assert_true(first < 50.0);
+}
+
+/* A garbage attribute: skipped, logged once, the rest still reported. */
+static void test_garbage_attribute_warns_once(void **state)
+{
+        (void)state;
+        tree_copy("10-two-raid1-resync-delayed");
+        tree_write("sys/block/md10/md/sync_speed", "fast\n");
+        assert_int_equal(start(tree, NULL), 0);
+        mock_clear();
+        for (int i = 0; i < 3; i++)
+                assert_int_equal(mock.read(), 0);
+        assert_int_equal(mock.n_bad_types, 0);
+        assert_absent("md10", "bytes", "sync_speed");
+        assert_value("md10", "percent", "sync_progress", 100.0 * 204800 / 817152);
+        assert_value("md10", "count", "mismatch_cnt", 0);
+        assert_actions("md11", "resync", 1);
+        assert_int_equal(
+                mock_count_logs(LOG_WARNING, "mdraid: md10: cannot read or parse md/sync_speed"), 1);
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 1);
+
+        /* healed: one notice and the value again; broken again: a new warning */
+        tree_write("sys/block/md10/md/sync_speed", "11110\n");
+        read_once();
+        assert_value("md10", "bytes", "sync_speed", 11110.0 * 1024);
+        assert_int_equal(mock_count_logs(LOG_NOTICE, "md10: md/sync_speed is readable again"), 1);
+        tree_write("sys/block/md10/md/sync_speed", "\n");
+        read_once();
+        assert_absent("md10", "bytes", "sync_speed");
+        assert_int_equal(mock_count_logs(LOG_WARNING, "md10: cannot read or parse md/sync_speed"), 1);
+}
+
+static void test_garbage_tunable_warns_once(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_write("sys/block/md0/md/stripe_cache_size", "lots\n");
+        assert_int_equal(start(tree, NULL), 0);
+        mock_clear();
+        for (int i = 0; i < 4; i++)
+                assert_int_equal(mock.read(), 0);
+        assert_int_equal(mock_count_logs(LOG_WARNING, "md0: cannot read or parse md/stripe_cache_size"), 1);
+        read_once();
+        assert_absent("md0", "count", "stripe_cache_size");
+        assert_value("md0", "count", "stripe_cache_active", 0);
+        assert_value("md0", "percent", "sync_progress", 100.0 * 261648 / 2093056);
+}
+
+static void test_vanished_array(void **state)
+{
+        (void)state;
+        tree_copy("10-two-raid1-resync-delayed");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_true(mock_count_instance("md11") > 0);
+
+        tree_remove("sys/block/md11");
+        read_once();
+        assert_int_equal(mock_count_instance("md11"), 0);
+        assert_value("md10", "percent", "sync_progress", 100.0 * 204800 / 817152);
+        assert_int_equal(mock_count_logs(-1, "mdraid: md11 is gone"), 1);
+        read_once();
+        assert_int_equal(mock_count_logs(-1, "md11"), 0);
+        assert_true(mock_count_instance("md10") > 0);
+}
+
+static void test_array_appears_later(void **state)
+{
+        (void)state;
+        tree_copy("10-two-raid1-resync-delayed");
+        tree_rename("sys/block/md11", "md11.hidden");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_int_equal(mock_count_instance("md11"), 0);
+        assert_int_equal(mock_count_logs(-1, "appeared"), 0);
+
+        tree_rename("md11.hidden", "sys/block/md11");
+        read_once();
+        assert_actions("md11", "resync", 1);
+        assert_int_equal(mock_count_logs(-1, "mdraid: md11 appeared"), 1);
+        /* an array named before every known one is merged in order too */
+        tree_dup("sys/block/md10", "sys/block/md1");
+        read_once();
+        assert_int_equal(mock_count_logs(-1, "appeared"), 1);
+        assert_int_equal(mock_count_logs(-1, "gone"), 0);
+        assert_true(mock_count_instance("md1") > 0);
+        assert_true(mock_count_instance("md10") > 0);
+        assert_true(mock_count_instance("md11") > 0);
+}
+
+static void test_unreadable_globals_warn_once(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_write("proc/sys/dev/raid/speed_limit_min", "slow\n");
+        assert_int_equal(start(tree, NULL), 0);
+        mock_clear();
+        for (int i = 0; i < 3; i++)
+                assert_int_equal(mock.read(), 0);
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 1);
+        assert_int_equal(mock_count_logs(LOG_WARNING,
+                                         "mdraid: cannot read or parse proc/sys/dev/raid/speed_limit_min"),
+                         1);
+        assert_absent("", "bytes", "speed_limit_min");
+        /* the other limit and the arrays are reported whatever this one does */
+        assert_value("", "bytes", "speed_limit_max", 10000.0 * 1024);
+        assert_value("md0", "bytes", "sync_speed", 10301.0 * 1024);
+
+        tree_write("proc/sys/dev/raid/speed_limit_min", "2000\n");
+        read_once();
+        assert_value("", "bytes", "speed_limit_min", 2000.0 * 1024);
+        assert_int_equal(mock_count_logs(LOG_NOTICE, "speed_limit_min is readable again"), 1);
+}
+
+/* Without sys/block there is nothing to list: the read fails, logged once. */
+static void test_unlistable_root_warns_once(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_remove("sys");
+        tree_remove("proc");
+        assert_int_equal(start(tree, NULL), 0);
+        mock_clear();
+        for (int i = 0; i < 3; i++)
+                assert_int_not_equal(mock.read(), 0);
+        assert_int_equal(mock.n_values, 0);
+        assert_int_equal(mock_count_logs(LOG_WARNING, "mdraid: cannot list md arrays"), 1);
+}
+
+/* Every log line names the plugin, so a shared syslog can be filtered. */
+static void test_log_lines_are_prefixed(void **state)
+{
+        (void)state;
+        tree_copy("10-two-raid1-resync-delayed");
+        tree_write("sys/block/md10/md/mismatch_cnt", "x\n");
+        assert_int_equal(start(tree, NULL), 0);
+        mock_clear();
+        assert_int_equal(mock.read(), 0);
+        tree_remove("sys/block/md11");
+        assert_int_equal(mock.read(), 0);
+        assert_true(mock.n_logs >= 2);
+        for (size_t i = 0; i < mock.n_logs; i++)
+                assert_memory_equal(mock.logs[i].msg, "mdraid: ", 8);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+                T(test_registers_every_callback),
+                T(test_raid5_recovery),
+                T(test_globals_have_empty_instance),
+                T(test_raid6_reshape),
+                T(test_delayed_resync),
+                T(test_idle_degraded_leaves_a_gap),
+                T(test_failed_member),
+                T(test_replacement_in_progress),
+                T(test_hot_spare),
+                T(test_raid0_reports_disks_only),
+                T(test_inactive_reports_disks_only),
+                T(test_no_arrays_reports_globals),
+                T(test_array_selection),
+                T(test_array_selection_ignored_by_uuid),
+                T(test_unknown_option_is_refused),
+                T(test_missing_root_fails_init),
+                T(test_progress_moves),
+                T(test_garbage_attribute_warns_once),
+                T(test_garbage_tunable_warns_once),
+                T(test_vanished_array),
+                T(test_array_appears_later),
+                T(test_unreadable_globals_warn_once),
+                T(test_unlistable_root_warns_once),
+                T(test_log_lines_are_prefixed),
+#undef T
+        };
+        int r;
+
+        if (mock_load_types(NULL) < 0) {
+                fprintf(stderr, "cannot read %s\n", MOCK_TYPES_DB);
+                return 1;
+        }
+        r = cmocka_run_group_tests(tests, NULL, NULL);
+        mock_types_free();
+        return r;
+}
