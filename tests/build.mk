@@ -22,3 +22,7 @@ $(SERVICE_FAKEKERNEL): $(SERVICE_OBJ) $(FAKEKERNEL_OBJ) $(MDMODEL_LIB)
 	$(CC) $(LDFLAGS) $(FAKEKERNEL_LDFLAGS) -o $@ $^ $(SERVICE_LIBS)
 endif
 endif
+
+# D-Bus integration tests (tests/integration/service-*; service-lib.sh is
+# their harness, service-env runs any command inside it).
+INTEGRATION_TESTS += tests/integration/service-install

@@ -124,7 +124,7 @@ mdb_ensure_users() {
 mdb_cleanup() {
 	local rc=$?
 	local pid f
-	for pid in "$MDB_SERVICE_PID" "$MDB_MONITOR_PID" "$MDB_POLKIT_PID" "$MDB_BUS_PID"; do
+	for pid in "$MDB_SERVICE_PID" "$MDB_SIGNAL_PID" "$MDB_MONITOR_PID" "$MDB_POLKIT_PID" "$MDB_BUS_PID"; do
 		[ -n "$pid" ] || continue
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
@@ -424,21 +424,34 @@ mdb_expect_ok() {
 	fi
 }
 
-# mdb_expect_error NAME DESCRIPTION: the last call failed with that D-Bus error;
-# a short NAME (NotAuthorized) means org.mdboost.MdBoost1.Error.NAME.
+# mdb_expect_error NAMES DESCRIPTION: the last call failed with one of the D-Bus
+# errors in NAMES ("A|B"); a short name (NotAuthorized) means
+# org.mdboost.MdBoost1.Error.NotAuthorized.
 mdb_expect_error() {
-	local want=$1
-	case "$want" in
-	*.*) ;;
-	*) want=$MDB_ERR_PREFIX.$want ;;
-	esac
+	local want full= n
+	local IFS='|'
+	for n in $1; do
+		case "$n" in
+		*.*) ;;
+		*) n=$MDB_ERR_PREFIX.$n ;;
+		esac
+		full="${full:+$full|}$n"
+	done
+	unset IFS
 	if [ "$MDB_RC" -eq 0 ]; then
-		mdb_fail "$2 (succeeded, expected $want)"
-	elif [ "$MDB_ERROR" = "$want" ]; then
-		mdb_pass "$2"
-	else
-		mdb_fail "$2 (got ${MDB_ERROR:-no error reply}: $MDB_ERRMSG; expected $want)"
+		mdb_fail "$2 (succeeded, expected $full)"
+		return
 	fi
+	local IFS='|'
+	for want in $full; do
+		if [ "$MDB_ERROR" = "$want" ]; then
+			unset IFS
+			mdb_pass "$2"
+			return
+		fi
+	done
+	unset IFS
+	mdb_fail "$2 (got ${MDB_ERROR:-no error reply}: $MDB_ERRMSG; expected $full)"
 }
 
 # The changes array of the last Boost/Restore reply as "name<TAB>old<TAB>new" lines.
@@ -485,3 +498,13 @@ mdb_tunable_path() {
 }
 
 mdb_read() { cat "$MDB_ROOT/$1"; }
+
+# mdb_watch_signals: records PropertiesChanged and InterfacesAdded/Removed
+# signals on the bus into $MDB_TMP/signals.log from now on.
+mdb_watch_signals() {
+	dbus-monitor --address "$MDB_ADDRESS" "type='signal',sender='$MDB_BUS_NAME'" \
+		>"$MDB_TMP/signals.log" 2>&1 &
+	MDB_SIGNAL_PID=$!
+	mdb_wait_for 5 test -s "$MDB_TMP/signals.log"
+}
+MDB_SIGNAL_PID=
