@@ -1,4 +1,5 @@
-# collectd read plugin "mdraid": build/mdraid.so and its unit tests.
+# collectd read plugin "mdraid": build/mdraid.so, its unit tests and its
+# integration test against the real collectd daemon.
 
 MDRAID_SO        := $(BUILD)/mdraid.so
 MDRAID_OBJ       := $(BUILD)/collectd-plugin/mdraid.o
@@ -25,6 +26,9 @@ UNIT_TESTS   += $(MDRAID_TESTS)
 $(MDRAID_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/unit/collectd-mock.o \
 		$(MDRAID_OBJ) $(MDMODEL_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka
+
+# Integration: the real collectd daemon, unprivileged, writing CSV.
+INTEGRATION_TESTS += tests/integration/plugin-collectd.sh
 
 .PHONY: install-plugin
 INSTALL_TARGETS += install-plugin
