@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+//
+// Browser half of tests/integration/ui-browser: drives the Cockpit page in
+// headless Chromium and checks what it shows against what the service wrote
+// into the fixture root. Run by ui-browser, which sets the UI_* variables.
+"use strict";
+
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require(process.env.UI_PLAYWRIGHT);
+
+const env = process.env;
+const PAGE = "/cockpit/@localhost/mdboost/index.html";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+let failed = 0;
+let passed = 0;
+
+function check(ok, what) {
+    if (ok) {
+        passed++;
+        console.log(`PASS: ${what}`);
+    } else {
+        failed++;
+        console.log(`FAIL: ${what}`);
+    }
+}
+
+// Where the kernel keeps a tunable of md0, relative to the root.
+function tunablePath(name) {
+    if (name === "read_ahead_kb")
+        return "sys/block/md0/queue/read_ahead_kb";
+    return `sys/block/md0/md/${name}`;
+}
+
+function readTunable(root, name) {
+    return fs.readFileSync(path.join(root, tunablePath(name)), "utf8").trim();
+}
+
+// Parses the "Mx,yLx,y..." path the chart draws into points.
+function points(d) {
+    return (d.match(/[ML][\d.]+,[\d.]+/g) || []).map(p => p.slice(1).split(",").map(Number));
+}
+
+function pageUrl(base) {
+    return `${base}${PAGE}#/?datadir=${encodeURIComponent(env.UI_DATADIR)}`;
+}
+
+async function openPage(browser, base) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on("pageerror", err => console.log(`page error: ${err.message}`));
+    page.on("console", msg => msg.type() === "error" && console.log(`console: ${msg.text()}`));
+    await page.goto(pageUrl(base));
+    return page;
+}
+
+async function testHistory(page) {
+    const card = page.locator("[data-array=md0]");
+    const speed = card.locator("path[data-series=sync_speed]");
+    await speed.waitFor({ timeout: 20000 });
+    const pts = points(await speed.getAttribute("d"));
+    check(pts.length > 40, `the speed chart draws the recorded samples (${pts.length} points)`);
+    // The speed steps up from 5 to 9 MiB/s halfway: later points sit higher (smaller y).
+    const early = pts[Math.floor(pts.length * 0.2)][1];
+    const late = pts[Math.floor(pts.length * 0.8)][1];
+    check(late < early, `the speed line rises when the floor is raised (y ${early} -> ${late})`);
+
+    const progress = points(await card.locator("path[data-series=sync_progress]").getAttribute("d"));
+    const svg = card.locator("svg").nth(1);
+    const height = Number(await svg.getAttribute("height"));
+    // The chart's plot spans y = 10 .. height - 24 for 100 % .. 0 %.
+    const yOf = pct => 10 + (height - 34) * (1 - pct / 100);
+    const last = progress[progress.length - 1][1];
+    check(Math.abs(last - yOf(60)) < 4, `the progress line ends at 60 % (y ${last}, expected ${yOf(60).toFixed(1)})`);
+
+    const bands = card.locator("rect.mdb-chart-band");
+    check(await bands.count() >= 1, "the boosted half hour is shaded");
+    const box = await card.locator("svg").first().boundingBox();
+    const band = await bands.first().boundingBox();
+    const startFraction = (band.x - box.x - 64) / (box.width - 76);
+    check(Math.abs(startFraction - 0.5) < 0.06,
+          `the shaded band starts halfway through the hour (${startFraction.toFixed(2)})`);
+}
+
+async function testBoostRestore(page) {
+    const card = page.locator("[data-array=md0]");
+    await card.waitFor({ timeout: 20000 });
+    check(await card.locator(".mdb-member[data-role=rebuilding]").count() === 1,
+          "the member being rebuilt is shown as such");
+    check(await card.getByRole("progressbar").count() === 1, "the recovery has a progress bar");
+
+    const before = {};
+    await card.getByRole("button", { name: "Boost md0" }).click();
+    const dialog = page.locator("#mdb-boost-dialog");
+    await dialog.waitFor();
+    const rows = dialog.locator("tr[data-tunable]");
+    await rows.first().waitFor({ timeout: 10000 });
+    const changes = [];
+    for (let i = 0; i < await rows.count(); i++) {
+        const row = rows.nth(i);
+        const name = await row.getAttribute("data-tunable");
+        const cells = row.locator("td .mdb-value");
+        changes.push([name, await cells.nth(0).innerText(), await cells.nth(1).innerText()]);
+        before[name] = readTunable(env.MDB_ROOT, name);
+    }
+    console.log("dialog lists:", JSON.stringify(changes));
+    check(changes.some(([n]) => n === "sync_speed_min"), "the dialog lists the floor among the changes");
+    check(changes.every(([n, old]) => old === before[n]),
+          "the dialog's old values are what the kernel files hold");
+    check(changes.every(([n]) => readTunable(env.MDB_ROOT, n) === before[n]), "the dry run wrote nothing");
+    check(await dialog.locator(".mdb-memory").count() === (changes.some(([n]) => n === "stripe_cache_size") ? 1 : 0),
+          "the stripe cache's memory cost is shown when the cache grows");
+
+    await page.locator("#mdb-boost-confirm").click();
+    await dialog.waitFor({ state: "detached", timeout: 15000 });
+    await page.locator("[data-array=md0][data-boosted=true]").waitFor({ timeout: 15000 });
+    check(true, "the card shows md0 boosted after confirming");
+    check(await card.locator(".mdb-boosted-label").innerText() === "Boosted: fast", "the profile is shown");
+    for (const [name, , next] of changes) {
+        const now = readTunable(env.MDB_ROOT, name);
+        check(now === next || now === `${next} (local)`, `${name} in the fixture is now ${now} (dialog said ${next})`);
+        const original = await card.locator(`tr[data-tunable=${name}] .mdb-original .mdb-value`).innerText();
+        check(original === before[name], `the card shows ${name}'s original ${original}`);
+    }
+
+    await page.screenshot({ path: env.UI_SCREENSHOT, fullPage: true });
+    console.log(`screenshot: ${env.UI_SCREENSHOT}`);
+
+    await card.getByRole("button", { name: "Restore md0" }).click();
+    await page.locator("[data-array=md0][data-boosted=false]").waitFor({ timeout: 15000 });
+    check(true, "the card shows md0 not boosted after Restore");
+    for (const [name] of changes) {
+        const now = readTunable(env.MDB_ROOT, name);
+        const fixture = readTunable(env.MDB_FIXTURE, name);
+        check(now === fixture, `${name} is back to the fixture's ${fixture} (reads ${now})`);
+    }
+}
+
+async function testUnprivileged(page) {
+    const card = page.locator("[data-array=md0]");
+    await card.waitFor({ timeout: 20000 });
+    const boost = card.getByRole("button", { name: "Boost md0" });
+    check(await boost.getAttribute("aria-disabled") === "true", "without administrative access Boost is disabled");
+    await boost.focus();
+    const tip = page.getByRole("tooltip");
+    await tip.waitFor({ timeout: 5000 });
+    check(/Administrative access is required/.test(await tip.innerText()), "the disabled Boost says why");
+    check(await page.locator("#mdb-limited").count() === 1, "the page explains the limited access");
+    await boost.click({ force: true });
+    check(await page.locator("#mdb-boost-dialog").count() === 0, "clicking the disabled Boost opens nothing");
+}
+
+async function main() {
+    let browser;
+    try {
+        browser = await chromium.launch({ executablePath: env.UI_CHROMIUM, args: ARGS });
+    } catch (err) {
+        console.log(`skipped: chromium cannot start: ${err.message.split("\n")[0]}`);
+        process.exit(77);
+    }
+    try {
+        const admin = await openPage(browser, env.UI_ADMIN_URL);
+        await testHistory(admin);
+        await testBoostRestore(admin);
+        const user = await openPage(browser, env.UI_USER_URL);
+        await testUnprivileged(user);
+    } catch (err) {
+        failed++;
+        console.log(`FAIL: ${err.message}`);
+    } finally {
+        await browser.close();
+    }
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(failed === 0 && passed > 0 ? 0 : 1);
+}
+
+main();
