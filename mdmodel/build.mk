@@ -32,8 +32,11 @@ UNIT_TESTS += $(MDMODEL_TESTS)
 
 MDMODEL_PLAIN_TESTS := $(filter-out $(BUILD)/tests/test-md-fakekernel,$(MDMODEL_TESTS))
 
+# test-md-tunables wraps the writer itself to play a kernel that clamps values.
+$(BUILD)/tests/test-md-tunables: MDMODEL_TEST_LDFLAGS := -Wl,--wrap=md_root_write
+
 $(MDMODEL_PLAIN_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(MD_FIXTURE_OBJ) $(MDMODEL_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka
+	$(CC) $(LDFLAGS) $(MDMODEL_TEST_LDFLAGS) -o $@ $^ -lcmocka
 
 $(BUILD)/tests/test-md-fakekernel: $(BUILD)/tests/unit/test-md-fakekernel.o $(MD_FIXTURE_OBJ) \
 		$(FAKEKERNEL_OBJ) $(MDMODEL_LIB)

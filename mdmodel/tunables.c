@@ -285,6 +285,9 @@ int md_tunable_write(const md_root *r, const char *array, md_tunable t, const ch
                 return k;
 
         k = md_tunable_read(r, array, t, &v);
+        /* Accepted, but what it now reads cannot be parsed: not the value asked for. */
+        if (k == -EINVAL || k == -ERANGE)
+                return -EIO;
         if (k < 0)
                 return k;
         if (!readback_matches(&v, text, is_number, number))
