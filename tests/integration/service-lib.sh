@@ -53,8 +53,10 @@ MDB_POLKIT_PID=
 MDB_MONITOR_PID=
 MDB_SERVICE_PID=
 MDB_SERVICE_UNIQUE=
+MDB_SIGNAL_PID=
 MDB_INSTALLED=()
 MDB_POLKITD=
+MDB_POLKIT_RULES=
 
 mdb_log() { printf '%s\n' "$*" >&2; }
 mdb_pass() { MDB_PASSED=$((MDB_PASSED + 1)); printf 'PASS: %s\n' "$*"; }
@@ -286,8 +288,6 @@ mdb_grant_group() {
 	fi
 }
 
-MDB_POLKIT_RULES=
-
 # mdb_start_polkit [--grant-group]: Debian's polkitd on the private bus, with
 # the project's .policy among its actions.
 mdb_start_polkit() {
@@ -374,14 +374,13 @@ mdb_error_after() {
 
 mdb_log_size() { stat -c %s "$MDB_TMP/errors.log"; }
 
-# mdb_raw_call USER ARGS...: runs busctl ARGS as USER and records the result:
-# MDB_RC, MDB_OUT (stdout), MDB_ERRMSG (stderr) and, on failure, MDB_ERROR
-# (the D-Bus error name seen on the bus).
-mdb_raw_call() {
-	local user=$1 before
-	shift
+# mdb_capture COMMAND...: runs COMMAND and records the result: MDB_RC,
+# MDB_OUT (stdout), MDB_ERRMSG (stderr) and, on failure, MDB_ERROR (the
+# D-Bus error name the service or the bus sent, as seen on the bus).
+mdb_capture() {
+	local before
 	before=$(mdb_log_size)
-	mdb_busctl "$user" "$@" >"$MDB_TMP/call.out" 2>"$MDB_TMP/call.err"
+	"$@" >"$MDB_TMP/call.out" 2>"$MDB_TMP/call.err"
 	MDB_RC=$?
 	MDB_OUT=$(cat "$MDB_TMP/call.out")
 	MDB_ERRMSG=$(cat "$MDB_TMP/call.err")
@@ -391,6 +390,9 @@ mdb_raw_call() {
 		MDB_ERROR=$(mdb_error_after "$before")
 	fi
 }
+
+# mdb_raw_call USER ARGS...: busctl ARGS as USER, recorded by mdb_capture.
+mdb_raw_call() { mdb_capture mdb_busctl "$@"; }
 
 mdb_error_seen() { [ -n "$(mdb_error_after "$1")" ]; }
 
@@ -428,7 +430,7 @@ mdb_expect_ok() {
 # errors in NAMES ("A|B"); a short name (NotAuthorized) means
 # org.mdboost.MdBoost1.Error.NotAuthorized.
 mdb_expect_error() {
-	local want full= n
+	local want full='' n
 	local IFS='|'
 	for n in $1; do
 		case "$n" in
@@ -507,4 +509,3 @@ mdb_watch_signals() {
 	MDB_SIGNAL_PID=$!
 	mdb_wait_for 5 test -s "$MDB_TMP/signals.log"
 }
-MDB_SIGNAL_PID=
