@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * One log line per privileged action: who (uid, pid, bus name, or the
+ * daemon itself), what (boost/restore), which array, and every tunable
+ * old -> new. It goes to syslog (LOG_AUTHPRIV|LOG_NOTICE) and, like the rest
+ * of the log, to stderr when that is readable.
+ */
+
+#include "auth.h"
+#include "service.h"
+
+void audit_log(const caller *who, const char *verb, const char *array, const char *uuid, const char *detail,
+               const change *changes, unsigned n_changes);

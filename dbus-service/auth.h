@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * Who is calling, and may they. The caller's uid and pid come from the bus
+ * driver (GetConnectionCredentials); uid 0 passes; anyone else is asked
+ * about with polkit's CheckAuthorization for the caller's system-bus-name.
+ * Both questions are asynchronous: while they are out, other clients are
+ * served. When the answer arrives, the call is dispatched again from the
+ * start, so it is validated against the state of that moment. No answer, an
+ * error or an unreachable polkit mean "no".
+ */
+
+#include <dbus/dbus.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "context.h"
+
+typedef struct caller {
+        char bus_name[256];
+        uint32_t uid;
+        uint32_t pid;
+        bool automatic; /* the daemon itself: automatic restore */
+} caller;
+
+/* Called to dispatch @m again once its authorisation is decided. */
+typedef void (*auth_redispatch_fn)(context *c, DBusMessage *m);
+
+void auth_set_redispatch(auth_redispatch_fn fn);
+
+/*
+ * 1: authorised, @ret_caller filled. 0: the question is out; return without
+ * replying, the call comes back through the redispatch function. -EACCES:
+ * denied, or polkit could not be asked.
+ */
+int auth_check(context *c, DBusMessage *m, const char *action, caller *ret_caller);
+
+/* Drops every outstanding question (at exit). */
+void auth_free_all(context *c);

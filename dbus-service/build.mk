@@ -1,0 +1,38 @@
+# mdboostd, the privileged D-Bus service (libdbus-1, json-c).
+#
+# SERVICE_OBJ is every object of the daemon including main.o, so a test build
+# can link the same code with a fake kernel (tests/build.mk); SERVICE_LIBS are
+# the libraries it needs. The unit tests link SERVICE_OBJ without main.o.
+
+SERVICE_CFLAGS := $(shell $(PKG_CONFIG) --cflags dbus-1 json-c 2>/dev/null)
+SERVICE_LIBS   := $(shell $(PKG_CONFIG) --libs dbus-1 json-c 2>/dev/null)
+
+SERVICE_SRC  := $(wildcard dbus-service/*.c)
+SERVICE_OBJ  := $(SERVICE_SRC:%.c=$(BUILD)/%.o)
+SERVICE_CORE := $(filter-out $(BUILD)/dbus-service/main.o,$(SERVICE_OBJ))
+SERVICE_BIN  := $(BUILD)/mdboostd
+
+ALL_TARGETS += $(SERVICE_BIN)
+DEB_PACKAGES += libdbus-1-dev libjson-c-dev dbus
+
+$(SERVICE_OBJ): override CPPFLAGS += $(SERVICE_CFLAGS)
+
+$(SERVICE_BIN): $(SERVICE_OBJ) $(MDMODEL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SERVICE_LIBS)
+
+# tests/unit/test-service-*.c: one cmocka binary each, linked with the service's objects.
+SERVICE_TEST_SRC := $(wildcard tests/unit/test-service-*.c)
+SERVICE_TESTS    := $(SERVICE_TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_TESTS += $(SERVICE_TESTS)
+
+$(SERVICE_TEST_SRC:%.c=$(BUILD)/%.o): override CPPFLAGS += $(SERVICE_CFLAGS) -Idbus-service
+
+$(SERVICE_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(SERVICE_CORE) $(MDMODEL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SERVICE_LIBS) -lcmocka
+
+.PHONY: install-mdboostd
+INSTALL_TARGETS += install-mdboostd
+install-mdboostd: $(SERVICE_BIN)
+	install -D -m 0755 $(SERVICE_BIN) $(DESTDIR)$(PREFIX)/libexec/mdboostd

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "parse.h"
+
+typedef struct config_key {
+        const char *name;
+        size_t offset;
+        int is_uint; /* else uint64_t */
+        uint64_t min, max;
+} config_key;
+
+static const config_key config_keys[] = {
+        { "fast_sync_speed_min", offsetof(config, profiles.fast_floor), 0, 1, 2000000000 },
+        { "fast_stripe_cache_size", offsetof(config, profiles.fast_stripe_cache), 0, 17, 32768 },
+        { "sync_speed_max_floor", offsetof(config, profiles.ceiling), 0, 1, 2000000000 },
+        { "memory_budget_percent", offsetof(config, profiles.budget_percent), 1, 0, 90 },
+        { "poll_active_ms", offsetof(config, poll_active_ms), 0, 100, 60000 },
+        { "poll_idle_ms", offsetof(config, poll_idle_ms), 0, 100, 600000 },
+};
+
+static char *strip(char *s) {
+        char *end;
+
+        while (isspace((unsigned char)*s))
+                s++;
+        end = s + strlen(s);
+        while (end > s && isspace((unsigned char)end[-1]))
+                *--end = 0;
+        return s;
+}
+
+static int config_line(char *line, unsigned lineno, config *c, char *errbuf, size_t errlen) {
+        char *eq, *key, *value;
+        uint64_t v;
+
+        line = strip(line);
+        if (*line == 0 || *line == '#')
+                return 0;
+        eq = strchr(line, '=');
+        if (!eq) {
+                snprintf(errbuf, errlen, "line %u: expected 'key = value'", lineno);
+                return -EINVAL;
+        }
+        *eq = 0;
+        key = strip(line);
+        value = strip(eq + 1);
+        for (size_t i = 0; i < sizeof(config_keys) / sizeof(config_keys[0]); i++) {
+                const config_key *k = &config_keys[i];
+                int r;
+
+                if (strcmp(k->name, key) != 0)
+                        continue;
+                r = md_parse_u64(value, strlen(value), &v);
+                if (r == 0 && (v < k->min || v > k->max))
+                        r = -ERANGE;
+                if (r < 0) {
+                        snprintf(errbuf, errlen, "line %u: %s must be a number from %llu to %llu", lineno,
+                                 key, (unsigned long long)k->min, (unsigned long long)k->max);
+                        return r;
+                }
+                if (k->is_uint)
+                        *(unsigned *)((char *)c + k->offset) = (unsigned)v;
+                else
+                        *(uint64_t *)((char *)c + k->offset) = v;
+                return 0;
+        }
+        snprintf(errbuf, errlen, "line %u: unknown key '%.64s'", lineno, key);
+        return -EINVAL;
+}
+
+int config_parse(const char *text, config *c, char *errbuf, size_t errlen) {
+        config n = *c;
+        unsigned lineno = 0;
+        char *copy, *save = NULL;
+        int r = 0;
+
+        copy = strdup(text);
+        if (!copy)
+                return -ENOMEM;
+        /* strtok_r would skip empty lines and miscount; split by hand. */
+        for (char *line = copy; line; line = save) {
+                char *nl = strchr(line, '\n');
+                save = nl ? nl + 1 : NULL;
+                if (nl)
+                        *nl = 0;
+                lineno++;
+                r = config_line(line, lineno, &n, errbuf, errlen);
+                if (r < 0)
+                        break;
+        }
+        free(copy);
+        if (r < 0)
+                return r;
+        *c = n;
+        return 0;
+}
+
+int config_load(const char *path, int required, config *c, char *errbuf, size_t errlen) {
+        char buf[16384];
+        ssize_t n;
+        int fd;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+                if (errno == ENOENT && !required)
+                        return 0;
+                snprintf(errbuf, errlen, "cannot open %s: %s", path, strerror(errno));
+                return -errno;
+        }
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n < 0) {
+                snprintf(errbuf, errlen, "cannot read %s: %s", path, strerror(errno));
+                return -EIO;
+        }
+        buf[n] = 0;
+        return config_parse(buf, c, errbuf, errlen);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * /etc/mdboost/mdboostd.conf: "key = value" lines, "#" comments. Every key
+ * is optional; docs/mdboostd.md lists them with their defaults.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profiles.h"
+
+#define CONFIG_DEFAULT_PATH "/etc/mdboost/mdboostd.conf"
+
+typedef struct config {
+        profile_settings profiles;
+        uint64_t poll_active_ms; /* while an operation runs or a boost is in place */
+        uint64_t poll_idle_ms;
+} config;
+
+#define CONFIG_DEFAULT                                                                             \
+        ((config){ .profiles = PROFILE_SETTINGS_DEFAULT, .poll_active_ms = 1000, .poll_idle_ms = 5000 })
+
+/* Parses @text over @c's current values. -EINVAL/-ERANGE name the line in @errbuf. */
+int config_parse(const char *text, config *c, char *errbuf, size_t errlen);
+
+/* Reads @path; a missing file is fine (0, defaults kept) unless @required. */
+int config_load(const char *path, int required, config *c, char *errbuf, size_t errlen);

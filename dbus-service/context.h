@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/* All of mdboostd's state, in one place. */
+
+#include <dbus/dbus.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "array.h"
+#include "config.h"
+#include "journal.h"
+#include "loop.h"
+#include "root.h"
+
+#define MDBOOSTD_VERSION "0.1.0"
+
+#define BUS_NAME "org.mdboost.MdBoost1"
+#define MANAGER_PATH "/org/mdboost/MdBoost1"
+#define ARRAYS_PATH MANAGER_PATH "/arrays"
+#define MANAGER_IFACE "org.mdboost.MdBoost1.Manager"
+#define ARRAY_IFACE "org.mdboost.MdBoost1.Array"
+#define ACTION_BOOST "org.mdboost.MdBoost1.boost"
+#define ACTION_RESTORE "org.mdboost.MdBoost1.restore"
+
+#ifndef DBUS_INTERFACE_OBJECT_MANAGER
+#define DBUS_INTERFACE_OBJECT_MANAGER "org.freedesktop.DBus.ObjectManager"
+#endif
+
+#define OBJECT_PATH_MAX (sizeof(ARRAYS_PATH "/") + MD_NAME_MAX)
+
+/* What the last PropertiesChanged told clients, one canonical text per property. */
+typedef struct prop_cache {
+        char **values;
+        unsigned n;
+} prop_cache;
+
+typedef struct array_object {
+        char name[MD_NAME_MAX + 1];
+        char path[OBJECT_PATH_MAX];
+        prop_cache cache;
+} array_object;
+
+struct auth_request;
+
+typedef struct context {
+        const char *root_path;
+        md_root root;
+        const char *state_dir;
+        int state_fd;
+        config cfg;
+
+        DBusConnection *bus;
+        loop loop;
+
+        md_array_set arrays;   /* the last successful read */
+        md_globals globals;
+        uint64_t mem_total;    /* bytes; 0 when <root>/proc/meminfo is missing */
+
+        journal journal;
+
+        array_object *objects; /* one per array in @arrays, same order */
+        unsigned n_objects;
+        prop_cache manager_cache;
+
+        struct auth_request *auths;
+} context;
+
+/* Bytes all stripe caches together may pin: a share of MemTotal, 0 when MemTotal is unknown. */
+uint64_t context_memory_budget(const context *c);

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "errors.h"
+
+const char *errors_name(int err) {
+        switch (abs(err)) {
+        case EACCES:
+        case EPERM:
+                return MDB_ERROR_NOT_AUTHORIZED;
+        case ENOENT:
+        case ENODEV:
+                return MDB_ERROR_NO_SUCH_ARRAY;
+        case EOPNOTSUPP:
+                return MDB_ERROR_NOT_SUPPORTED;
+        case EINVAL:
+        case ERANGE:
+                return MDB_ERROR_INVALID_ARGUMENT;
+        case EBUSY:
+                return MDB_ERROR_BUSY;
+        case MDB_ECONFLICT:
+                return MDB_ERROR_CONFLICT;
+        default:
+                return MDB_ERROR_FAILED;
+        }
+}
+
+const char *errors_hint(int err) {
+        switch (abs(err)) {
+        case EACCES:
+        case EPERM:
+                return "Ask an administrator, or run the command as root.";
+        case ENOENT:
+        case ENODEV:
+                return "List the arrays with: busctl get-property org.mdboost.MdBoost1 "
+                       "/org/mdboost/MdBoost1 org.mdboost.MdBoost1.Manager Arrays";
+        case EOPNOTSUPP:
+                return "Only active raid1, raid4, raid5, raid6 and raid10 arrays rebuild and can be boosted.";
+        case EINVAL:
+        case ERANGE:
+                return "Nothing was written; correct the value and call again (see docs/dbus-api.md).";
+        case EBUSY:
+                return "The kernel refused while an operation runs; nothing was left changed. Try again "
+                       "when it ends.";
+        case MDB_ECONFLICT:
+                return "The values an administrator set were kept; put them back by hand if they are "
+                       "not wanted.";
+        default:
+                return "Details are in the service log (journalctl -t mdboostd).";
+        }
+}
+
+DBusMessage *errors_reply(DBusMessage *call, int err, const char *fmt, ...) {
+        char text[1536], full[2048];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(text, sizeof(text), fmt, ap);
+        va_end(ap);
+        snprintf(full, sizeof(full), "%s %s", text, errors_hint(err));
+        return dbus_message_new_error(call, errors_name(err), full);
+}

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "journal.h"
+
+#define JOURNAL_VERSION 1
+#define JOURNAL_MAX_BYTES (4u << 20)
+
+bool journal_tval_equal(const md_tval *a, const md_tval *b) {
+        if (a->kind != b->kind)
+                return false;
+        if (a->kind == MD_V_NUMBER || a->kind == MD_V_SYSTEM || a->kind == MD_V_LOCAL)
+                return a->value == b->value;
+        return true;
+}
+
+journal_entry *journal_find(journal *j, const char *uuid) {
+        for (unsigned i = 0; i < j->n; i++)
+                if (strcmp(j->entries[i].uuid, uuid) == 0)
+                        return &j->entries[i];
+        return NULL;
+}
+
+int journal_put(journal *j, const journal_entry *e) {
+        journal_entry *old = journal_find(j, e->uuid);
+
+        if (old) {
+                *old = *e;
+                return 0;
+        }
+        if (j->n == j->cap) {
+                unsigned cap = j->cap ? j->cap * 2 : 4;
+                journal_entry *n = reallocarray(j->entries, cap, sizeof(*n));
+                if (!n)
+                        return -ENOMEM;
+                j->entries = n;
+                j->cap = cap;
+        }
+        j->entries[j->n++] = *e;
+        return 0;
+}
+
+int journal_remove(journal *j, const char *uuid) {
+        journal_entry *e = journal_find(j, uuid);
+
+        if (!e)
+                return -ENOENT;
+        *e = j->entries[--j->n];
+        return 0;
+}
+
+void journal_free(journal *j) {
+        free(j->entries);
+        *j = (journal){ .clean = j->clean };
+}
+
+/* ---- parsing ---- */
+
+static int copy_word(json_object *o, const char *key, char *buf, size_t size, bool required) {
+        json_object *v;
+        const char *s;
+
+        if (!json_object_object_get_ex(o, key, &v))
+                return required ? -EINVAL : 0;
+        if (!json_object_is_type(v, json_type_string))
+                return -EINVAL;
+        s = json_object_get_string(v);
+        if (strlen(s) >= size)
+                return -ERANGE;
+        strcpy(buf, s);
+        return 0;
+}
+
+static int parse_tvals(json_object *o, const char *key, md_tval out[_MD_T_ARRAY_MAX]) {
+        json_object *map;
+
+        for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
+                out[t] = (md_tval){ .kind = MD_V_ABSENT };
+        if (!json_object_object_get_ex(o, key, &map))
+                return 0;
+        if (!json_object_is_type(map, json_type_object))
+                return -EINVAL;
+        json_object_object_foreach(map, name, val) {
+                md_tunable t = md_tunable_from_name(name);
+                const char *text;
+                int r;
+
+                if (t < 0 || t >= _MD_T_ARRAY_MAX || !json_object_is_type(val, json_type_string))
+                        return -EINVAL;
+                text = json_object_get_string(val);
+                r = md_parse_tval(text, strlen(text), &out[t]);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int parse_entry(const char *uuid, json_object *o, journal_entry *ret) {
+        journal_entry e = {};
+        json_object *since;
+        int64_t s;
+        int r;
+
+        if (!json_object_is_type(o, json_type_object) || strlen(uuid) != 36)
+                return -EINVAL;
+        r = md_parse_uuid(uuid, strlen(uuid), e.uuid);
+        if (r < 0)
+                return r;
+        r = copy_word(o, "array", e.array, sizeof(e.array), true);
+        if (r < 0)
+                return r;
+        if (!md_name_valid(e.array))
+                return -EINVAL;
+        r = copy_word(o, "profile", e.profile, sizeof(e.profile), true);
+        if (r < 0)
+                return r;
+        r = copy_word(o, "operation", e.operation, sizeof(e.operation), true);
+        if (r < 0)
+                return r;
+        if (!json_object_object_get_ex(o, "since", &since) || !json_object_is_type(since, json_type_int))
+                return -EINVAL;
+        s = json_object_get_int64(since);
+        if (s < 0)
+                return -ERANGE;
+        e.since_usec = (uint64_t)s;
+        r = parse_tvals(o, "originals", e.originals);
+        if (r < 0)
+                return r;
+        r = parse_tvals(o, "written", e.written);
+        if (r < 0)
+                return r;
+        *ret = e;
+        return 0;
+}
+
+static int parse_object(json_object *root, journal *j) {
+        json_object *v, *boosts;
+
+        if (!json_object_is_type(root, json_type_object))
+                return -EINVAL;
+        if (!json_object_object_get_ex(root, "version", &v) || !json_object_is_type(v, json_type_int) ||
+            json_object_get_int(v) != JOURNAL_VERSION)
+                return -EINVAL;
+        if (!json_object_object_get_ex(root, "clean", &v) || !json_object_is_type(v, json_type_boolean))
+                return -EINVAL;
+        j->clean = json_object_get_boolean(v);
+        if (!json_object_object_get_ex(root, "boosts", &boosts) ||
+            !json_object_is_type(boosts, json_type_object))
+                return -EINVAL;
+        json_object_object_foreach(boosts, uuid, entry) {
+                journal_entry e;
+                int r = parse_entry(uuid, entry, &e);
+                if (r < 0)
+                        return r;
+                r = journal_put(j, &e);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+int journal_parse(const char *text, journal *ret) {
+        enum json_tokener_error jerr;
+        journal j = {};
+        json_object *root;
+        int r;
+
+        root = json_tokener_parse_verbose(text, &jerr);
+        if (!root)
+                return -EINVAL;
+        r = parse_object(root, &j);
+        json_object_put(root);
+        if (r < 0) {
+                journal_free(&j);
+                return r;
+        }
+        *ret = j;
+        return 0;
+}
+
+/* ---- formatting ---- */
+
+static int add_tvals(json_object *o, const char *key, const md_tval vals[_MD_T_ARRAY_MAX]) {
+        json_object *map = json_object_new_object();
+
+        if (!map)
+                return -ENOMEM;
+        for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++) {
+                char text[64];
+
+                if (vals[t].kind == MD_V_ABSENT)
+                        continue;
+                if (md_tval_format(&vals[t], text, sizeof(text)) < 0)
+                        continue;
+                json_object_object_add(map, md_tunable_get(t)->name, json_object_new_string(text));
+        }
+        json_object_object_add(o, key, map);
+        return 0;
+}
+
+static json_object *format_entry(const journal_entry *e) {
+        json_object *o = json_object_new_object();
+
+        if (!o)
+                return NULL;
+        json_object_object_add(o, "array", json_object_new_string(e->array));
+        json_object_object_add(o, "profile", json_object_new_string(e->profile));
+        json_object_object_add(o, "since", json_object_new_int64((int64_t)e->since_usec));
+        json_object_object_add(o, "operation", json_object_new_string(e->operation));
+        if (add_tvals(o, "originals", e->originals) < 0 || add_tvals(o, "written", e->written) < 0) {
+                json_object_put(o);
+                return NULL;
+        }
+        return o;
+}
+
+char *journal_format(const journal *j) {
+        json_object *root = json_object_new_object(), *boosts = json_object_new_object();
+        char *text = NULL;
+
+        if (!root || !boosts)
+                goto finish;
+        json_object_object_add(root, "version", json_object_new_int(JOURNAL_VERSION));
+        json_object_object_add(root, "clean", json_object_new_boolean(j->clean));
+        for (unsigned i = 0; i < j->n; i++) {
+                json_object *e = format_entry(&j->entries[i]);
+                if (!e)
+                        goto finish;
+                json_object_object_add(boosts, j->entries[i].uuid, e);
+        }
+        json_object_object_add(root, "boosts", boosts);
+        boosts = NULL;
+        text = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
+finish:
+        json_object_put(boosts);
+        json_object_put(root);
+        return text;
+}
+
+/* ---- files ---- */
+
+static int read_all(int dir_fd, const char *name, char **ret) {
+        struct stat st;
+        size_t len = 0;
+        char *buf;
+        int fd;
+
+        fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > JOURNAL_MAX_BYTES) {
+                close(fd);
+                return -EINVAL;
+        }
+        buf = malloc((size_t)st.st_size + 1);
+        if (!buf) {
+                close(fd);
+                return -ENOMEM;
+        }
+        while (len < (size_t)st.st_size) {
+                ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        break;
+                len += (size_t)n;
+        }
+        close(fd);
+        buf[len] = 0;
+        *ret = buf;
+        return 0;
+}
+
+int journal_load(int dir_fd, journal *ret, char *ret_moved_aside, size_t moved_len) {
+        char aside[64];
+        char *text = NULL;
+        journal j;
+        int r;
+
+        r = read_all(dir_fd, JOURNAL_FILE, &text);
+        if (r == -ENOENT) {
+                *ret = (journal){ .clean = true };
+                return 0;
+        }
+        if (r == -ENOMEM)
+                return r;
+        if (r == 0) {
+                r = journal_parse(text, &j);
+                free(text);
+                if (r == 0) {
+                        *ret = j;
+                        return 0;
+                }
+        }
+        snprintf(aside, sizeof(aside), JOURNAL_FILE ".corrupt-%lld", (long long)time(NULL));
+        if (renameat(dir_fd, JOURNAL_FILE, dir_fd, aside) < 0)
+                return -errno;
+        if (ret_moved_aside)
+                snprintf(ret_moved_aside, moved_len, "%s", aside);
+        *ret = (journal){ .clean = true };
+        return 1;
+}
+
+static int write_all(int fd, const char *text, size_t len) {
+        while (len > 0) {
+                ssize_t n = write(fd, text, len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                text += n;
+                len -= (size_t)n;
+        }
+        return 0;
+}
+
+int journal_save(int dir_fd, const journal *j) {
+        char tmp[64];
+        char *text;
+        int fd, r;
+
+        text = journal_format(j);
+        if (!text)
+                return -ENOMEM;
+        snprintf(tmp, sizeof(tmp), ".%s.%d.tmp", JOURNAL_FILE, (int)getpid());
+        fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0) {
+                r = -errno;
+                free(text);
+                return r;
+        }
+        r = write_all(fd, text, strlen(text));
+        free(text);
+        if (r == 0 && fsync(fd) < 0)
+                r = -errno;
+        if (close(fd) < 0 && r == 0)
+                r = -errno;
+        if (r == 0 && renameat(dir_fd, tmp, dir_fd, JOURNAL_FILE) < 0)
+                r = -errno;
+        if (r < 0) {
+                unlinkat(dir_fd, tmp, 0);
+                return r;
+        }
+        /* The rename is durable only once the directory itself is synced. */
+        if (fsync(dir_fd) < 0)
+                return -errno;
+        return 0;
+}
+
+static int mkdir_parents(const char *path) {
+        char buf[4096];
+        size_t len = strlen(path);
+
+        if (len == 0 || len >= sizeof(buf))
+                return -EINVAL;
+        memcpy(buf, path, len + 1);
+        for (char *p = buf + 1; *p; p++) {
+                if (*p != '/')
+                        continue;
+                *p = 0;
+                if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+                        return -errno;
+                *p = '/';
+        }
+        if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+                return -errno;
+        return 0;
+}
+
+int journal_open_dir(const char *path, int *ret_fd) {
+        int fd, r;
+
+        r = mkdir_parents(path);
+        if (r < 0)
+                return r;
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        *ret_fd = fd;
+        return 0;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The boost journal: what each boost changed and what was there before, so
+ * the originals survive a crash. One JSON file, <state-dir>/boosts.json,
+ * keyed by array UUID (kernel names change between assemblies, UUIDs do not):
+ *
+ *   { "version": 1, "clean": false,
+ *     "boosts": { "7ac7b4d7-...": { "array": "md0", "profile": "fast",
+ *                 "since": 1764445000000000, "operation": "recover",
+ *                 "originals": { "sync_speed_min": "1000 (system)" },
+ *                 "written":   { "sync_speed_min": "50000 (local)" } } } }
+ *
+ * "clean" is true only after a normal stop. It is written atomically: a
+ * temporary file in the same directory, fsync, rename over the old one, fsync
+ * of the directory, so a reader sees the old file or the new one, never half.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "array.h"
+
+#define JOURNAL_FILE "boosts.json"
+#define JOURNAL_WORD_MAX 16
+
+typedef struct journal_entry {
+        char uuid[37];
+        char array[MD_NAME_MAX + 1];
+        char profile[JOURNAL_WORD_MAX];
+        uint64_t since_usec;
+        /* The operation the boost waits to end: sync_action at boost time, or
+         * the first one seen to start after a boost of an idle array. */
+        char operation[JOURNAL_WORD_MAX];
+        md_tval originals[_MD_T_ARRAY_MAX]; /* kind MD_V_ABSENT: not saved */
+        md_tval written[_MD_T_ARRAY_MAX];   /* read back after our write */
+} journal_entry;
+
+typedef struct journal {
+        journal_entry *entries;
+        unsigned n;
+        unsigned cap;
+        bool clean;
+} journal;
+
+/* Parses @text. -EINVAL (or -ERANGE) when it is not a journal; @ret is untouched then. */
+int journal_parse(const char *text, journal *ret);
+
+/* Serialises @j; the caller frees the string. NULL on OOM. */
+char *journal_format(const journal *j);
+
+/*
+ * Loads <dir>/boosts.json (dir is an O_DIRECTORY descriptor). A missing file
+ * gives an empty, clean journal. A corrupt or truncated one is renamed to
+ * boosts.json.corrupt-<unix seconds>, its new name is put in @ret_moved_aside
+ * (when not NULL) and an empty journal is returned: returns 1 then, else 0.
+ * Other errors return a negative errno.
+ */
+int journal_load(int dir_fd, journal *ret, char *ret_moved_aside, size_t moved_len);
+
+/* Writes @j atomically into @dir_fd. */
+int journal_save(int dir_fd, const journal *j);
+
+/* Creates @path (and parents) with mode 0700 when missing, and opens it. */
+int journal_open_dir(const char *path, int *ret_fd);
+
+journal_entry *journal_find(journal *j, const char *uuid);
+/* Adds or replaces the entry with @e's UUID. */
+int journal_put(journal *j, const journal_entry *e);
+/* Removes the entry with @uuid; 0 or -ENOENT. */
+int journal_remove(journal *j, const char *uuid);
+void journal_free(journal *j);
+
+/* Originals and written values as tval equality: same kind, same number. */
+bool journal_tval_equal(const md_tval *a, const md_tval *b);

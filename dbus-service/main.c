@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mdboostd: boosts md rebuilds on request, under polkit, and puts every
+ * tunable back afterwards.
+ *
+ *   mdboostd [--root DIR] [--state-dir DIR] [--config FILE] [--log-stderr]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "context.h"
+#include "dispatch.h"
+#include "log.h"
+#include "monitor.h"
+
+typedef struct args {
+        const char *root;
+        const char *state_dir;
+        const char *config;
+        bool config_required;
+        bool log_stderr;
+} args;
+
+static void help(void) {
+        printf("Usage: mdboostd [OPTION...]\n"
+               "Boosts md RAID rebuilds on request over D-Bus (org.mdboost.MdBoost1) and restores them.\n\n"
+               "  --root DIR        prefix for every /sys and /proc path (default /)\n"
+               "  --state-dir DIR   where the boost journal lives (default /run/mdboost)\n"
+               "  --config FILE     settings (default " CONFIG_DEFAULT_PATH ", optional)\n"
+               "  --log-stderr      also log to stderr (as does MDBOOSTD_LOG_STDERR=1)\n"
+               "  -h, --help        show this help\n"
+               "      --version     show the version\n\n"
+               "The bus is the system bus, or DBUS_SYSTEM_BUS_ADDRESS when it is set.\n");
+}
+
+/* 1: run, 0: exit successfully (help, version), -EINVAL: bad usage. */
+static int parse_args(int argc, char *argv[], args *ret) {
+        enum { ARG_ROOT = 0x100, ARG_STATE, ARG_CONFIG, ARG_LOG_STDERR, ARG_VERSION };
+        static const struct option options[] = {
+                { "root", required_argument, NULL, ARG_ROOT },
+                { "state-dir", required_argument, NULL, ARG_STATE },
+                { "config", required_argument, NULL, ARG_CONFIG },
+                { "log-stderr", no_argument, NULL, ARG_LOG_STDERR },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, ARG_VERSION },
+                {},
+        };
+        args a = { .root = "/", .state_dir = "/run/mdboost", .config = CONFIG_DEFAULT_PATH };
+        int c;
+
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+                switch (c) {
+                case ARG_ROOT:
+                        a.root = optarg;
+                        break;
+                case ARG_STATE:
+                        a.state_dir = optarg;
+                        break;
+                case ARG_CONFIG:
+                        a.config = optarg;
+                        a.config_required = true;
+                        break;
+                case ARG_LOG_STDERR:
+                        a.log_stderr = true;
+                        break;
+                case 'h':
+                        help();
+                        return 0;
+                case ARG_VERSION:
+                        printf("mdboostd %s\n", MDBOOSTD_VERSION);
+                        return 0;
+                default:
+                        fprintf(stderr, "Try 'mdboostd --help'.\n");
+                        return -EINVAL;
+                }
+        }
+        if (optind < argc) {
+                fprintf(stderr, "mdboostd: unexpected argument '%s'. Try 'mdboostd --help'.\n", argv[optind]);
+                return -EINVAL;
+        }
+        *ret = a;
+        return 1;
+}
+
+static int context_open(context *c, const args *a) {
+        char errbuf[256], aside[64] = "";
+        int r;
+
+        *c = (context){ .root = MD_ROOT_NULL, .state_fd = -1, .cfg = CONFIG_DEFAULT, .root_path = a->root,
+                        .state_dir = a->state_dir };
+        r = config_load(a->config, a->config_required, &c->cfg, errbuf, sizeof(errbuf));
+        if (r < 0) {
+                log_error("configuration %s: %s", a->config, errbuf);
+                return r;
+        }
+        r = md_root_open(a->root, &c->root);
+        if (r < 0) {
+                log_error("cannot open the root %s: %s", a->root, strerror(-r));
+                return r;
+        }
+        r = journal_open_dir(a->state_dir, &c->state_fd);
+        if (r < 0) {
+                log_error("cannot create the state directory %s: %s", a->state_dir, strerror(-r));
+                return r;
+        }
+        r = journal_load(c->state_fd, &c->journal, aside, sizeof(aside));
+        if (r < 0) {
+                log_error("cannot read %s/%s: %s", a->state_dir, JOURNAL_FILE, strerror(-r));
+                return r;
+        }
+        if (r > 0)
+                log_warning("%s/%s was corrupt or truncated; moved aside as %s/%s, starting with no boosts",
+                            a->state_dir, JOURNAL_FILE, a->state_dir, aside);
+        return loop_init(&c->loop);
+}
+
+static int bus_connect(context *c) {
+        DBusError err;
+        int r;
+
+        dbus_error_init(&err);
+        c->bus = dbus_bus_get_private(DBUS_BUS_SYSTEM, &err);
+        if (!c->bus) {
+                log_error("cannot connect to the system bus: %s", err.message);
+                dbus_error_free(&err);
+                return -ECONNREFUSED;
+        }
+        dbus_connection_set_exit_on_disconnect(c->bus, FALSE);
+        r = loop_attach(&c->loop, c->bus);
+        if (r == 0)
+                r = dispatch_register(c);
+        return r;
+}
+
+static int bus_take_name(context *c) {
+        DBusError err;
+        int r;
+
+        dbus_error_init(&err);
+        r = dbus_bus_request_name(c->bus, BUS_NAME, DBUS_NAME_FLAG_DO_NOT_QUEUE, &err);
+        if (r == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER)
+                return 0;
+        if (dbus_error_is_set(&err)) {
+                log_error("cannot own %s: %s (is the bus policy org.mdboost.MdBoost1.conf installed, and are "
+                          "we root?)", BUS_NAME, err.message);
+                dbus_error_free(&err);
+        } else
+                log_error("cannot own %s: another mdboostd already runs", BUS_NAME);
+        return -EADDRINUSE;
+}
+
+static void context_close(context *c) {
+        auth_free_all(c);
+        if (c->bus) {
+                dbus_connection_close(c->bus);
+                dbus_connection_unref(c->bus);
+        }
+        monitor_free(c);
+        journal_free(&c->journal);
+        md_array_set_free(&c->arrays);
+        if (c->state_fd >= 0)
+                close(c->state_fd);
+        md_root_close(&c->root);
+        loop_free(&c->loop);
+}
+
+static int run(const args *a) {
+        bool started = false;
+        context c;
+        int r;
+
+        r = context_open(&c, a);
+        if (r == 0)
+                r = bus_connect(&c);
+        if (r == 0) {
+                r = monitor_startup(&c);
+                started = true;
+        }
+        if (r == 0)
+                r = bus_take_name(&c);
+        if (r == 0) {
+                log_info("serving %s on root %s, journal in %s", BUS_NAME, a->root, a->state_dir);
+                r = loop_run(&c.loop, c.bus, monitor_tick, &c);
+                if (r < 0)
+                        log_error("lost the bus connection: %s", strerror(-r));
+        }
+        if (started) {
+                /* A normal stop leaves the boosts in place: the next start adopts them. */
+                c.journal.clean = true;
+                if (journal_save(c.state_fd, &c.journal) < 0)
+                        log_error("could not mark the journal clean");
+        }
+        context_close(&c);
+        return r;
+}
+
+int main(int argc, char *argv[]) {
+        args a;
+        int r;
+
+        r = parse_args(argc, argv, &a);
+        if (r <= 0)
+                return r == 0 ? EXIT_SUCCESS : 2;
+        log_setup(a.log_stderr);
+        r = run(&a);
+        log_shutdown();
+        return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Boost, Restore, RestoreAll and GetProfiles. Every mutating method has the
+ * same shape: parse, validate, (authorised by the dispatcher), write,
+ * persist, emit PropertiesChanged, reply. The Manager's and the array
+ * objects' methods share one helper each.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "errors.h"
+#include "monitor.h"
+#include "options.h"
+#include "profiles.h"
+#include "props.h"
+#include "service.h"
+
+static bool append_changes(DBusMessageIter *it, const op_result *res) {
+        DBusMessageIter arr, st;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "(sss)", &arr))
+                return false;
+        for (unsigned i = 0; i < res->n_changes; i++) {
+                const char *name = res->changes[i].name, *old = res->changes[i].old,
+                           *new_text = res->changes[i].new_text;
+
+                if (!dbus_message_iter_open_container(&arr, DBUS_TYPE_STRUCT, NULL, &st) ||
+                    !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &name) ||
+                    !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &old) ||
+                    !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &new_text) ||
+                    !dbus_message_iter_close_container(&arr, &st))
+                        return false;
+        }
+        return dbus_message_iter_close_container(it, &arr);
+}
+
+static DBusMessage *reply_changes(call *k, const op_result *res, bool with_path) {
+        DBusMessage *reply = dbus_message_new_method_return(k->m);
+        char path[OBJECT_PATH_MAX];
+        const char *p = path;
+        DBusMessageIter it;
+
+        if (!reply)
+                return NULL;
+        snprintf(path, sizeof(path), ARRAYS_PATH "/%s", res->array);
+        dbus_message_iter_init_append(reply, &it);
+        if ((with_path && !dbus_message_iter_append_basic(&it, DBUS_TYPE_OBJECT_PATH, &p)) ||
+            !append_changes(&it, res)) {
+                dbus_message_unref(reply);
+                return NULL;
+        }
+        return reply;
+}
+
+static DBusMessage *do_boost(call *k, const char *spec, const char *profile_name, DBusMessageIter *opts,
+                             bool manager) {
+        char errbuf[512];
+        boost_options o;
+        op_result res = {};
+        int r;
+
+        r = options_parse_boost(opts, &o, errbuf, sizeof(errbuf));
+        if (r < 0)
+                return errors_reply(k->m, r, "%s", errbuf);
+        r = service_boost(k->c, spec, profile_name, &o, k->who, &res);
+        if (!o.dry_run || r < 0)
+                monitor_publish(k->c, true);
+        if (r < 0)
+                return errors_reply(k->m, r, "%s", res.message);
+        return reply_changes(k, &res, manager);
+}
+
+static DBusMessage *do_restore(call *k, const char *spec, DBusMessageIter *opts) {
+        char errbuf[512];
+        op_result res = {};
+        int r;
+
+        r = options_parse_restore(opts, errbuf, sizeof(errbuf));
+        if (r < 0)
+                return errors_reply(k->m, r, "%s", errbuf);
+        r = service_restore(k->c, spec, k->who, &res);
+        monitor_publish(k->c, true);
+        if (r < 0)
+                return errors_reply(k->m, r, "%s", res.message);
+        return reply_changes(k, &res, false);
+}
+
+DBusMessage *method_manager_boost(call *k) {
+        const char *spec, *profile_name;
+        DBusMessageIter it;
+
+        dbus_message_iter_init(k->m, &it);
+        dbus_message_iter_get_basic(&it, &spec);
+        dbus_message_iter_next(&it);
+        dbus_message_iter_get_basic(&it, &profile_name);
+        dbus_message_iter_next(&it);
+        return do_boost(k, spec, profile_name, &it, true);
+}
+
+DBusMessage *method_array_boost(call *k) {
+        const char *profile_name;
+        DBusMessageIter it;
+
+        dbus_message_iter_init(k->m, &it);
+        dbus_message_iter_get_basic(&it, &profile_name);
+        dbus_message_iter_next(&it);
+        return do_boost(k, k->array, profile_name, &it, false);
+}
+
+DBusMessage *method_manager_restore(call *k) {
+        const char *spec;
+        DBusMessageIter it;
+
+        dbus_message_iter_init(k->m, &it);
+        dbus_message_iter_get_basic(&it, &spec);
+        dbus_message_iter_next(&it);
+        return do_restore(k, spec, &it);
+}
+
+DBusMessage *method_array_restore(call *k) {
+        DBusMessageIter it;
+
+        dbus_message_iter_init(k->m, &it);
+        return do_restore(k, k->array, &it);
+}
+
+/* Restores every boost; conflicts and failures are reported after all were tried. */
+DBusMessage *method_restore_all(call *k) {
+        char errbuf[512], names[64][MD_NAME_MAX + 1];
+        int first_err = 0;
+        op_result failed = {};
+        unsigned n = 0;
+        DBusMessageIter it, arr;
+        DBusMessage *reply;
+        int r;
+
+        dbus_message_iter_init(k->m, &it);
+        r = options_parse_restore(&it, errbuf, sizeof(errbuf));
+        if (r < 0)
+                return errors_reply(k->m, r, "%s", errbuf);
+        r = service_refresh(k->c);
+        if (r < 0)
+                return errors_reply(k->m, r, "Could not read the md arrays: %s.", strerror(-r));
+        for (unsigned i = 0; i < k->c->arrays.n && n < 64; i++) {
+                const md_array *a = &k->c->arrays.arrays[i];
+                op_result res = {};
+
+                if (!props_entry_of(k->c, a))
+                        continue;
+                r = service_restore_array(k->c, a, k->who, NULL, &res);
+                if (r < 0 && !first_err) {
+                        first_err = r;
+                        failed = res;
+                }
+                if (r == 0 || r == -MDB_ECONFLICT)
+                        snprintf(names[n++], sizeof(names[0]), "%s", a->name);
+        }
+        monitor_publish(k->c, true);
+        if (first_err)
+                return errors_reply(k->m, first_err, "%s", failed.message);
+
+        reply = dbus_message_new_method_return(k->m);
+        if (!reply)
+                return NULL;
+        dbus_message_iter_init_append(reply, &it);
+        if (!dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "s", &arr))
+                goto oom;
+        for (unsigned i = 0; i < n; i++) {
+                const char *s = names[i];
+                if (!dbus_message_iter_append_basic(&arr, DBUS_TYPE_STRING, &s))
+                        goto oom;
+        }
+        if (!dbus_message_iter_close_container(&it, &arr))
+                goto oom;
+        return reply;
+oom:
+        dbus_message_unref(reply);
+        return NULL;
+}
+
+static bool append_profile(DBusMessageIter *arr, const profile_settings *s, profile p) {
+        const char *name = profile_to_string(p), *desc = profile_description(p);
+        DBusMessageIter st, dict, e;
+
+        if (!dbus_message_iter_open_container(arr, DBUS_TYPE_STRUCT, NULL, &st) ||
+            !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &name) ||
+            !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &desc) ||
+            !dbus_message_iter_open_container(&st, DBUS_TYPE_ARRAY, "{ss}", &dict))
+                return false;
+        for (int t = 0; t < _MD_T_ARRAY_MAX; t++) {
+                char rule[160];
+                const char *tn = md_tunable_get((md_tunable)t)->name, *rp = rule;
+
+                if (profile_rule(p, s, (md_tunable)t, rule, sizeof(rule)) < 0)
+                        continue;
+                if (!dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &e) ||
+                    !dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &tn) ||
+                    !dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &rp) ||
+                    !dbus_message_iter_close_container(&dict, &e))
+                        return false;
+        }
+        return dbus_message_iter_close_container(&st, &dict) && dbus_message_iter_close_container(arr, &st);
+}
+
+DBusMessage *method_get_profiles(call *k) {
+        DBusMessage *reply = dbus_message_new_method_return(k->m);
+        DBusMessageIter it, arr;
+
+        if (!reply)
+                return NULL;
+        dbus_message_iter_init_append(reply, &it);
+        if (!dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "(ssa{ss})", &arr))
+                goto oom;
+        for (int p = 0; p < _PROFILE_MAX; p++)
+                if (!append_profile(&arr, &k->c->cfg.profiles, (profile)p))
+                        goto oom;
+        if (!dbus_message_iter_close_container(&it, &arr))
+                goto oom;
+        return reply;
+oom:
+        dbus_message_unref(reply);
+        return NULL;
+}

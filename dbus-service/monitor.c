@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "monitor.h"
+#include "props.h"
+#include "service.h"
+
+static const char *const std_ifaces[] = {
+        DBUS_INTERFACE_PROPERTIES,
+        DBUS_INTERFACE_INTROSPECTABLE,
+        DBUS_INTERFACE_PEER,
+};
+
+/* {interface: {property: value}} for one array object, as ObjectManager sends it. */
+bool monitor_append_object(const context *c, const md_array *a, DBusMessageIter *it) {
+        DBusMessageIter dict, e, empty;
+        const char *iface = ARRAY_IFACE;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{sa{sv}}", &dict) ||
+            !dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &e) ||
+            !dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &iface) || !props_append_all(c, OBJ_ARRAY, a, &e) ||
+            !dbus_message_iter_close_container(&dict, &e))
+                return false;
+        for (size_t i = 0; i < sizeof(std_ifaces) / sizeof(std_ifaces[0]); i++) {
+                if (!dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &e) ||
+                    !dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &std_ifaces[i]) ||
+                    !dbus_message_iter_open_container(&e, DBUS_TYPE_ARRAY, "{sv}", &empty) ||
+                    !dbus_message_iter_close_container(&e, &empty) || !dbus_message_iter_close_container(&dict, &e))
+                        return false;
+        }
+        return dbus_message_iter_close_container(it, &dict);
+}
+
+static void emit_added(context *c, const array_object *o, const md_array *a) {
+        DBusMessage *m = dbus_message_new_signal(MANAGER_PATH, DBUS_INTERFACE_OBJECT_MANAGER, "InterfacesAdded");
+        DBusMessageIter it;
+        const char *path = o->path;
+
+        if (!m)
+                return;
+        dbus_message_iter_init_append(m, &it);
+        if (dbus_message_iter_append_basic(&it, DBUS_TYPE_OBJECT_PATH, &path) && monitor_append_object(c, a, &it))
+                dbus_connection_send(c->bus, m, NULL);
+        dbus_message_unref(m);
+}
+
+static void emit_removed(context *c, const array_object *o) {
+        DBusMessage *m = dbus_message_new_signal(MANAGER_PATH, DBUS_INTERFACE_OBJECT_MANAGER, "InterfacesRemoved");
+        DBusMessageIter it, arr;
+        const char *path = o->path, *iface = ARRAY_IFACE;
+        bool ok;
+
+        if (!m)
+                return;
+        dbus_message_iter_init_append(m, &it);
+        ok = dbus_message_iter_append_basic(&it, DBUS_TYPE_OBJECT_PATH, &path) &&
+             dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "s", &arr) &&
+             dbus_message_iter_append_basic(&arr, DBUS_TYPE_STRING, &iface);
+        for (size_t i = 0; ok && i < sizeof(std_ifaces) / sizeof(std_ifaces[0]); i++)
+                ok = dbus_message_iter_append_basic(&arr, DBUS_TYPE_STRING, &std_ifaces[i]);
+        if (ok && dbus_message_iter_close_container(&it, &arr))
+                dbus_connection_send(c->bus, m, NULL);
+        dbus_message_unref(m);
+}
+
+static array_object *object_take(context *c, const char *name) {
+        for (unsigned i = 0; i < c->n_objects; i++)
+                if (c->objects[i].name[0] && strcmp(c->objects[i].name, name) == 0)
+                        return &c->objects[i];
+        return NULL;
+}
+
+void monitor_publish(context *c, bool emit) {
+        array_object *objs = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*objs));
+        bool *is_new = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*is_new));
+
+        if (!objs || !is_new) {
+                free(objs);
+                free(is_new);
+                return;
+        }
+        for (unsigned i = 0; i < c->arrays.n; i++) {
+                const md_array *a = &c->arrays.arrays[i];
+                array_object *old = object_take(c, a->name);
+
+                if (old) {
+                        objs[i] = *old;
+                        old->name[0] = 0; /* moved */
+                        old->cache = (prop_cache){};
+                } else {
+                        snprintf(objs[i].name, sizeof(objs[i].name), "%s", a->name);
+                        snprintf(objs[i].path, sizeof(objs[i].path), ARRAYS_PATH "/%s", a->name);
+                        is_new[i] = true;
+                }
+        }
+        for (unsigned i = 0; i < c->n_objects; i++) {
+                if (!c->objects[i].name[0])
+                        continue;
+                if (emit)
+                        emit_removed(c, &c->objects[i]);
+                prop_cache_free(&c->objects[i].cache);
+        }
+        free(c->objects);
+        c->objects = objs;
+        c->n_objects = c->arrays.n;
+
+        for (unsigned i = 0; i < c->n_objects; i++) {
+                const md_array *a = &c->arrays.arrays[i];
+
+                if (is_new[i] && emit)
+                        emit_added(c, &c->objects[i], a);
+                props_update(c, OBJ_ARRAY, a, c->objects[i].path, &c->objects[i].cache, emit && !is_new[i]);
+        }
+        props_update(c, OBJ_MANAGER, NULL, MANAGER_PATH, &c->manager_cache, emit);
+        free(is_new);
+}
+
+void monitor_free(context *c) {
+        for (unsigned i = 0; i < c->n_objects; i++)
+                prop_cache_free(&c->objects[i].cache);
+        free(c->objects);
+        c->objects = NULL;
+        c->n_objects = 0;
+        prop_cache_free(&c->manager_cache);
+}
+
+/* Follows one boost: drop it if its array is gone, arm it, or restore it when its operation ended. */
+static bool follow_boost(context *c, const char *uuid) {
+        journal_entry *e = journal_find(&c->journal, uuid);
+        const md_array *a;
+        char why[96];
+        op_result res = {};
+
+        if (!e)
+                return false;
+        a = md_array_set_find(&c->arrays, uuid);
+        if (!a) {
+                log_notice("array %s (uuid %s) is gone; dropping its boost without writing anything", e->array, uuid);
+                journal_remove(&c->journal, uuid);
+                return true;
+        }
+        if (strcmp(e->array, a->name) != 0) {
+                snprintf(e->array, sizeof(e->array), "%s", a->name);
+                return true;
+        }
+        if (a->sync_action < 0)
+                return false;
+        if (strcmp(e->operation, "idle") == 0) {
+                /* Boosted while idle: wait for the next operation to start, then for it to end. */
+                if (a->sync_action == MD_SYNC_IDLE)
+                        return false;
+                snprintf(e->operation, sizeof(e->operation), "%s", md_sync_action_to_string(a->sync_action));
+                log_info("%s: %s started; the boost ends with it", a->name, e->operation);
+                return true;
+        }
+        if (a->sync_action != MD_SYNC_IDLE)
+                return false;
+        snprintf(why, sizeof(why), "after %s ended", e->operation);
+        if (service_restore_array(c, a, NULL, why, &res) < 0 && res.message[0])
+                log_warning("automatic restore of %s: %s", a->name, res.message);
+        return false; /* service_restore_array saved the journal */
+}
+
+static void follow_boosts(context *c) {
+        unsigned n = c->journal.n;
+        char (*uuids)[37];
+        bool dirty = false;
+
+        if (n == 0)
+                return;
+        uuids = calloc(n, sizeof(*uuids));
+        if (!uuids)
+                return;
+        for (unsigned i = 0; i < n; i++)
+                memcpy(uuids[i], c->journal.entries[i].uuid, sizeof(uuids[i]));
+        for (unsigned i = 0; i < n; i++)
+                dirty = follow_boost(c, uuids[i]) || dirty;
+        free(uuids);
+        if (dirty)
+                service_save_journal(c);
+}
+
+static bool any_busy(const context *c) {
+        if (c->journal.n > 0)
+                return true;
+        for (unsigned i = 0; i < c->arrays.n; i++)
+                if (md_array_busy(&c->arrays.arrays[i]) ||
+                    (c->arrays.arrays[i].sync_action >= 0 && c->arrays.arrays[i].sync_action != MD_SYNC_IDLE))
+                        return true;
+        return false;
+}
+
+uint64_t monitor_tick(void *userdata) {
+        context *c = userdata;
+        int r;
+
+        r = service_refresh(c);
+        if (r < 0) {
+                log_warning("could not read the md arrays: %s", strerror(-r));
+                return c->cfg.poll_idle_ms;
+        }
+        follow_boosts(c);
+        monitor_publish(c, true);
+        return any_busy(c) ? c->cfg.poll_active_ms : c->cfg.poll_idle_ms;
+}
+
+int monitor_startup(context *c) {
+        int r;
+
+        r = service_refresh(c);
+        if (r < 0)
+                log_warning("could not read the md arrays: %s", strerror(-r));
+        if (r == 0 && !c->journal.clean) {
+                unsigned n = c->journal.n;
+                char (*uuids)[37] = calloc(n ? n : 1, sizeof(*uuids));
+
+                if (!uuids)
+                        return -ENOMEM;
+                for (unsigned i = 0; i < n; i++)
+                        memcpy(uuids[i], c->journal.entries[i].uuid, sizeof(uuids[i]));
+                for (unsigned i = 0; i < n; i++) {
+                        const md_array *a = md_array_set_find(&c->arrays, uuids[i]);
+                        op_result res = {};
+
+                        if (!a)
+                                continue;
+                        log_notice("the last run of mdboostd did not stop cleanly; restoring %s", a->name);
+                        if (service_restore_array(c, a, NULL, "after an unclean stop", &res) < 0 && res.message[0])
+                                log_warning("restore of %s: %s", a->name, res.message);
+                }
+                free(uuids);
+        }
+        if (r == 0)
+                follow_boosts(c);
+        c->journal.clean = false;
+        r = service_save_journal(c);
+        monitor_publish(c, false);
+        return r;
+}

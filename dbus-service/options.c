@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+
+bool options_tunable_settable(md_tunable t) {
+        return t == MD_T_SYNC_SPEED_MIN || t == MD_T_SYNC_SPEED_MAX || t == MD_T_STRIPE_CACHE_SIZE ||
+               t == MD_T_READ_AHEAD_KB;
+}
+
+static int option_number(DBusMessageIter *variant, const char *key, uint64_t *ret, char *errbuf,
+                         size_t errlen) {
+        int type = dbus_message_iter_get_arg_type(variant);
+
+        if (type == DBUS_TYPE_UINT32) {
+                dbus_uint32_t v;
+                dbus_message_iter_get_basic(variant, &v);
+                *ret = v;
+                return 0;
+        }
+        if (type == DBUS_TYPE_UINT64) {
+                dbus_uint64_t v;
+                dbus_message_iter_get_basic(variant, &v);
+                *ret = v;
+                return 0;
+        }
+        snprintf(errbuf, errlen, "Option '%s' must be a number of type 'u' or 't', not '%c'.", key,
+                 type ? type : '?');
+        return -EINVAL;
+}
+
+static int option_one(DBusMessageIter *entry, boost_options *o, bool seen[], char *errbuf,
+                      size_t errlen) {
+        DBusMessageIter variant;
+        const char *key;
+        md_tunable t;
+        uint64_t v;
+        int r;
+
+        dbus_message_iter_get_basic(entry, &key);
+        dbus_message_iter_next(entry);
+        dbus_message_iter_recurse(entry, &variant);
+
+        if (strcmp(key, "dry_run") == 0) {
+                dbus_bool_t b;
+
+                if (seen[_MD_T_ARRAY_MAX]) {
+                        snprintf(errbuf, errlen, "Option 'dry_run' is given twice.");
+                        return -EINVAL;
+                }
+                if (dbus_message_iter_get_arg_type(&variant) != DBUS_TYPE_BOOLEAN) {
+                        snprintf(errbuf, errlen, "Option 'dry_run' must be a boolean ('b').");
+                        return -EINVAL;
+                }
+                dbus_message_iter_get_basic(&variant, &b);
+                seen[_MD_T_ARRAY_MAX] = true;
+                o->dry_run = b;
+                return 0;
+        }
+
+        t = md_tunable_from_name(key);
+        if (t < 0 || !options_tunable_settable(t)) {
+                snprintf(errbuf, errlen,
+                         "Unknown option '%.64s'; known options are dry_run, sync_speed_min, "
+                         "sync_speed_max, stripe_cache_size and read_ahead_kb.",
+                         key);
+                return -EINVAL;
+        }
+        if (seen[t]) {
+                snprintf(errbuf, errlen, "Option '%s' is given twice.", key);
+                return -EINVAL;
+        }
+        r = option_number(&variant, key, &v, errbuf, errlen);
+        if (r < 0)
+                return r;
+        if (md_tunable_check(t, v) < 0) {
+                const md_tunable_info *info = md_tunable_get(t);
+                snprintf(errbuf, errlen, "Option '%s' = %" PRIu64 " is outside the kernel's range %" PRIu64
+                         "..%" PRIu64 " %s.", key, v, info->min, info->max, info->unit);
+                return -ERANGE;
+        }
+        seen[t] = true;
+        o->set[t] = true;
+        o->value[t] = v;
+        return 0;
+}
+
+int options_parse_boost(DBusMessageIter *iter, boost_options *ret, char *errbuf, size_t errlen) {
+        bool seen[_MD_T_ARRAY_MAX + 1] = {};
+        boost_options o = {};
+        DBusMessageIter dict;
+
+        if (dbus_message_iter_get_arg_type(iter) != DBUS_TYPE_ARRAY ||
+            dbus_message_iter_get_element_type(iter) != DBUS_TYPE_DICT_ENTRY) {
+                snprintf(errbuf, errlen, "Options must be a dictionary a{sv}.");
+                return -EINVAL;
+        }
+        dbus_message_iter_recurse(iter, &dict);
+        while (dbus_message_iter_get_arg_type(&dict) == DBUS_TYPE_DICT_ENTRY) {
+                DBusMessageIter entry;
+                int r;
+
+                dbus_message_iter_recurse(&dict, &entry);
+                r = option_one(&entry, &o, seen, errbuf, errlen);
+                if (r < 0)
+                        return r;
+                dbus_message_iter_next(&dict);
+        }
+        if (o.set[MD_T_SYNC_SPEED_MIN] && o.set[MD_T_SYNC_SPEED_MAX] &&
+            o.value[MD_T_SYNC_SPEED_MIN] > o.value[MD_T_SYNC_SPEED_MAX]) {
+                snprintf(errbuf, errlen, "Option sync_speed_min (%" PRIu64 ") is above sync_speed_max (%" PRIu64
+                         "); the kernel would never reach the floor.",
+                         o.value[MD_T_SYNC_SPEED_MIN], o.value[MD_T_SYNC_SPEED_MAX]);
+                return -EINVAL;
+        }
+        *ret = o;
+        return 0;
+}
+
+int options_parse_restore(DBusMessageIter *iter, char *errbuf, size_t errlen) {
+        DBusMessageIter dict, entry;
+        const char *key;
+
+        if (dbus_message_iter_get_arg_type(iter) != DBUS_TYPE_ARRAY ||
+            dbus_message_iter_get_element_type(iter) != DBUS_TYPE_DICT_ENTRY) {
+                snprintf(errbuf, errlen, "Options must be a dictionary a{sv}.");
+                return -EINVAL;
+        }
+        dbus_message_iter_recurse(iter, &dict);
+        if (dbus_message_iter_get_arg_type(&dict) != DBUS_TYPE_DICT_ENTRY)
+                return 0;
+        dbus_message_iter_recurse(&dict, &entry);
+        dbus_message_iter_get_basic(&entry, &key);
+        snprintf(errbuf, errlen, "Unknown option '%.64s': Restore takes no options.", key);
+        return -EINVAL;
+}

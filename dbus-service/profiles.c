@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profiles.h"
+
+static const char *const profile_names[_PROFILE_MAX] = {
+        [PROFILE_FAST] = "fast",
+        [PROFILE_MAX] = "max",
+};
+
+static const char *const profile_descriptions[_PROFILE_MAX] = {
+        [PROFILE_FAST] = "Balanced: guarantees the rebuild a floor of its own while the array's users "
+                         "keep most of their throughput",
+        [PROFILE_MAX] = "Rebuild first: the floor is raised to the ceiling and the stripe cache takes "
+                        "the memory budget; users of the array slow down a lot",
+};
+
+const char *profile_to_string(profile p) {
+        if (p < 0 || p >= _PROFILE_MAX)
+                return NULL;
+        return profile_names[p];
+}
+
+profile profile_from_string(const char *s) {
+        for (int p = 0; p < _PROFILE_MAX; p++)
+                if (strcmp(s, profile_names[p]) == 0)
+                        return (profile)p;
+        return _PROFILE_INVALID;
+}
+
+const char *profile_description(profile p) {
+        if (p < 0 || p >= _PROFILE_MAX)
+                return NULL;
+        return profile_descriptions[p];
+}
+
+int profile_rule(profile p, const profile_settings *s, md_tunable t, char *buf, size_t size) {
+        switch (t) {
+        case MD_T_SYNC_SPEED_MIN:
+                if (p == PROFILE_FAST)
+                        snprintf(buf, size, "at least %" PRIu64 " KiB/s", s->fast_floor);
+                else
+                        snprintf(buf, size, "equal to sync_speed_max");
+                return 0;
+        case MD_T_SYNC_SPEED_MAX:
+                if (p == PROFILE_FAST)
+                        snprintf(buf, size, "at least %" PRIu64 " KiB/s when below the floor", s->ceiling);
+                else
+                        snprintf(buf, size, "at least %" PRIu64 " KiB/s", s->ceiling);
+                return 0;
+        case MD_T_SYNC_MAX:
+                snprintf(buf, size, "max");
+                return 0;
+        case MD_T_STRIPE_CACHE_SIZE:
+                if (p == PROFILE_FAST)
+                        snprintf(buf, size, "at least %" PRIu64 " stripes within the memory budget (raid4/5/6)",
+                                 s->fast_stripe_cache);
+                else
+                        snprintf(buf, size, "the largest the memory budget allows, up to 32768 stripes (raid4/5/6)");
+                return 0;
+        default:
+                return -ENOENT;
+        }
+}
+
+unsigned profile_cache_members(const md_array *a) {
+        uint64_t m = a->n_members;
+
+        if (a->raid_disks.kind == MD_V_NUMBER) {
+                m = a->raid_disks.value;
+                if (a->raid_disks.old_value > m)
+                        m = a->raid_disks.old_value;
+        }
+        return m > 4096 ? 4096 : (unsigned)m;
+}
+
+static bool tval_has_number(const md_tval *v) {
+        return v->kind == MD_V_NUMBER || v->kind == MD_V_SYSTEM || v->kind == MD_V_LOCAL;
+}
+
+uint64_t profile_stripe_cache_bytes(const md_array *a) {
+        const md_tval *v = &a->tunables[MD_T_STRIPE_CACHE_SIZE];
+
+        if (!tval_has_number(v))
+                return 0;
+        return md_tunable_mem_cost(MD_T_STRIPE_CACHE_SIZE, v->value, profile_cache_members(a));
+}
+
+static void plan_add(plan *p, const md_array *a, md_tunable t, uint64_t value, const char *text) {
+        plan_item *it = &p->items[p->n++];
+
+        *it = (plan_item){ .tunable = t, .old = a->tunables[t], .value = value };
+        if (text)
+                snprintf(it->text, sizeof(it->text), "%s", text);
+        else
+                snprintf(it->text, sizeof(it->text), "%" PRIu64, value);
+}
+
+static int need_number(const md_array *a, md_tunable t, char *errbuf, size_t errlen) {
+        if (tval_has_number(&a->tunables[t]))
+                return 0;
+        snprintf(errbuf, errlen, "Could not read %s of %s; nothing was written.", md_tunable_get(t)->name,
+                 a->name);
+        return -EIO;
+}
+
+/* Writes @want unless the value is already at least that high; an option writes any different value. */
+static void plan_raise(plan *p, const md_array *a, md_tunable t, uint64_t want, bool exact) {
+        const md_tval *cur = &a->tunables[t];
+
+        if (exact ? (cur->value == want && cur->kind != MD_V_SYSTEM) : cur->value >= want)
+                return;
+        plan_add(p, a, t, want, NULL);
+}
+
+static int plan_speeds(const plan_input *in, profile pr, const boost_options *o, plan *p, char *errbuf,
+                       size_t errlen) {
+        const md_array *a = in->array;
+        uint64_t cur_max, floor, ceiling;
+        int r;
+
+        r = need_number(a, MD_T_SYNC_SPEED_MIN, errbuf, errlen);
+        if (r == 0)
+                r = need_number(a, MD_T_SYNC_SPEED_MAX, errbuf, errlen);
+        if (r < 0)
+                return r;
+        cur_max = a->tunables[MD_T_SYNC_SPEED_MAX].value;
+
+        /* The ceiling: an option, or max's raise to the settings' ceiling, or what is there. */
+        if (o->set[MD_T_SYNC_SPEED_MAX])
+                ceiling = o->value[MD_T_SYNC_SPEED_MAX];
+        else if (pr == PROFILE_MAX && cur_max < in->settings->ceiling)
+                ceiling = in->settings->ceiling;
+        else
+                ceiling = cur_max;
+
+        if (o->set[MD_T_SYNC_SPEED_MIN])
+                floor = o->value[MD_T_SYNC_SPEED_MIN];
+        else if (pr == PROFILE_MAX)
+                floor = ceiling;
+        else
+                floor = in->settings->fast_floor;
+
+        /*
+         * md_do_sync() sleeps whenever the rebuild runs faster than
+         * sync_speed_max, even below the floor: a ceiling under the floor
+         * would cap the boost, so it is lifted.
+         */
+        if (ceiling < floor) {
+                if (o->set[MD_T_SYNC_SPEED_MAX]) {
+                        snprintf(errbuf, errlen, "sync_speed_max %" PRIu64 " would sit below the floor %" PRIu64
+                                 " KiB/s; give a larger sync_speed_max or a smaller sync_speed_min.",
+                                 ceiling, floor);
+                        return -EINVAL;
+                }
+                ceiling = floor > in->settings->ceiling ? floor : in->settings->ceiling;
+        }
+        if (md_tunable_check(MD_T_SYNC_SPEED_MAX, ceiling) < 0 || md_tunable_check(MD_T_SYNC_SPEED_MIN, floor) < 0) {
+                snprintf(errbuf, errlen, "The speeds %" PRIu64 "..%" PRIu64 " KiB/s are outside the kernel's range.",
+                         floor, ceiling);
+                return -ERANGE;
+        }
+        plan_raise(p, a, MD_T_SYNC_SPEED_MAX, ceiling, o->set[MD_T_SYNC_SPEED_MAX]);
+        plan_raise(p, a, MD_T_SYNC_SPEED_MIN, floor, o->set[MD_T_SYNC_SPEED_MIN]);
+        return 0;
+}
+
+/* A reshape needs at least four chunks' worth of stripes (raid5.c check_reshape). */
+static uint64_t stripe_cache_reshape_min(const md_array *a) {
+        uint64_t chunk = a->chunk_size.value > a->chunk_size.old_value ? a->chunk_size.value
+                                                                          : a->chunk_size.old_value;
+
+        if (a->sync_action != MD_SYNC_RESHAPE || a->chunk_size.kind != MD_V_NUMBER)
+                return 0;
+        return chunk * 4 / 4096;
+}
+
+static int plan_stripe_cache(const plan_input *in, profile pr, const boost_options *o, plan *p,
+                             char *errbuf, size_t errlen) {
+        const md_array *a = in->array;
+        const md_tunable t = MD_T_STRIPE_CACHE_SIZE;
+        const md_tunable_info *info = md_tunable_get(t);
+        unsigned members = profile_cache_members(a);
+        uint64_t per_stripe, by_budget, want;
+        int r;
+
+        if (!md_tunable_applies(t, a->level) || a->tunables[t].kind == MD_V_ABSENT) {
+                if (!o->set[t])
+                        return 0;
+                snprintf(errbuf, errlen, "%s is %s, which has no stripe cache; drop the stripe_cache_size option.",
+                         a->name, md_level_to_string(a->level) ?: "of unknown level");
+                return -EINVAL;
+        }
+        r = need_number(a, t, errbuf, errlen);
+        if (r < 0)
+                return r;
+        per_stripe = md_tunable_mem_cost(t, 1, members ? members : 1);
+        by_budget = per_stripe ? in->budget_bytes / per_stripe : 0;
+
+        if (o->set[t]) {
+                want = o->value[t];
+                if (want < stripe_cache_reshape_min(a)) {
+                        snprintf(errbuf, errlen, "A reshape of %s needs at least %" PRIu64 " stripes "
+                                 "(four chunks); %" PRIu64 " would stall it.", a->name,
+                                 stripe_cache_reshape_min(a), want);
+                        return -EINVAL;
+                }
+                if (want > a->tunables[t].value && want > by_budget) {
+                        snprintf(errbuf, errlen, "stripe_cache_size %" PRIu64 " would pin %" PRIu64
+                                 " MiB; the memory budget leaves %" PRIu64 " MiB for %s (at most %" PRIu64
+                                 " stripes).", want, md_tunable_mem_cost(t, want, members) >> 20,
+                                 in->budget_bytes >> 20, a->name, by_budget);
+                        return -ERANGE;
+                }
+                plan_raise(p, a, t, want, true);
+                return 0;
+        }
+
+        want = pr == PROFILE_FAST ? in->settings->fast_stripe_cache : info->max;
+        if (want > by_budget)
+                want = by_budget;
+        if (want > info->max)
+                want = info->max;
+        if (want < info->min)
+                return 0;
+        plan_raise(p, a, t, want, false);
+        return 0;
+}
+
+static int plan_check_array(const md_array *a, char *errbuf, size_t errlen) {
+        if (!md_array_has_redundancy(a)) {
+                snprintf(errbuf, errlen, "%s is %s: it has no redundancy, so it never rebuilds.", a->name,
+                         md_level_to_string(a->level) ?: "of unknown level");
+                return -EOPNOTSUPP;
+        }
+        if (a->state == MD_ARRAY_INACTIVE || a->state == MD_ARRAY_CLEAR || a->state < 0) {
+                snprintf(errbuf, errlen, "%s is not active; start it first.", a->name);
+                return -EOPNOTSUPP;
+        }
+        return 0;
+}
+
+int profile_plan(const plan_input *in, profile pr, const boost_options *o, plan *ret, char *errbuf,
+                 size_t errlen) {
+        const md_array *a = in->array;
+        plan p = {};
+        int r;
+
+        if (pr < 0 || pr >= _PROFILE_MAX) {
+                snprintf(errbuf, errlen, "Unknown profile; the profiles are 'fast' and 'max'.");
+                return -EINVAL;
+        }
+        r = plan_check_array(a, errbuf, errlen);
+        if (r < 0)
+                return r;
+
+        /* Order matters for the kernel: the ceiling goes up before the floor follows it. */
+        r = plan_speeds(in, pr, o, &p, errbuf, errlen);
+        if (r < 0)
+                return r;
+
+        /* A numeric sync_max stops the operation at that sector: reshapes left
+         * there by an interrupted mdadm crawl at a few KB/s until it is "max". */
+        if (a->tunables[MD_T_SYNC_MAX].kind == MD_V_NUMBER)
+                plan_add(&p, a, MD_T_SYNC_MAX, 0, "max");
+        else if (a->tunables[MD_T_SYNC_MAX].kind == MD_V_UNKNOWN)
+                return need_number(a, MD_T_SYNC_MAX, errbuf, errlen);
+
+        r = plan_stripe_cache(in, pr, o, &p, errbuf, errlen);
+        if (r < 0)
+                return r;
+
+        if (o->set[MD_T_READ_AHEAD_KB]) {
+                r = need_number(a, MD_T_READ_AHEAD_KB, errbuf, errlen);
+                if (r < 0)
+                        return r;
+                plan_raise(&p, a, MD_T_READ_AHEAD_KB, o->value[MD_T_READ_AHEAD_KB], true);
+        }
+        *ret = p;
+        return 0;
+}

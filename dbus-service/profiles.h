@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * Profiles: from an array's current tunables, the memory budget and the
+ * caller's options to the list of writes a boost makes. Pure: no I/O, no
+ * logging; docs/profiles.md explains every number.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "array.h"
+#include "options.h"
+
+typedef enum profile {
+        PROFILE_FAST,
+        PROFILE_MAX,
+        _PROFILE_MAX,
+        _PROFILE_INVALID = -22,
+} profile;
+
+typedef struct profile_settings {
+        uint64_t fast_floor;         /* KiB/s: fast's sync_speed_min */
+        uint64_t fast_stripe_cache;  /* stripes: fast's stripe_cache_size */
+        uint64_t ceiling;            /* KiB/s: sync_speed_max is lifted to at least this */
+        unsigned budget_percent;     /* share of MemTotal all stripe caches may pin */
+} profile_settings;
+
+#define PROFILE_SETTINGS_DEFAULT                                                                   \
+        ((profile_settings){ .fast_floor = 50000, .fast_stripe_cache = 1024, .ceiling = 200000,    \
+                             .budget_percent = 12 })
+
+#define PLAN_TEXT_MAX 32
+
+typedef struct plan_item {
+        md_tunable tunable;
+        md_tval old;                 /* as read */
+        uint64_t value;              /* the number written, 0 for "max" */
+        char text[PLAN_TEXT_MAX];    /* what is written: "50000", "max" */
+} plan_item;
+
+typedef struct plan {
+        plan_item items[_MD_T_ARRAY_MAX]; /* in the order they are written */
+        unsigned n;
+} plan;
+
+typedef struct plan_input {
+        const md_array *array;
+        const profile_settings *settings;
+        uint64_t budget_bytes;       /* what this array's stripe cache may pin: the budget minus other arrays' caches */
+} plan_input;
+
+const char *profile_to_string(profile p);
+profile profile_from_string(const char *s);
+const char *profile_description(profile p);
+
+/*
+ * The rule @p applies to @t as a sentence fragment (">= 50000 KiB/s"), written
+ * into @buf; 0, or -ENOENT when @p leaves @t alone.
+ */
+int profile_rule(profile p, const profile_settings *s, md_tunable t, char *buf, size_t size);
+
+/*
+ * Computes the writes. Never lowers a value unless an option asks for that
+ * exact value. -EOPNOTSUPP for arrays without redundancy or not active;
+ * -EINVAL/-ERANGE for values the kernel or the budget refuse; -EIO when a
+ * tunable the profile needs could not be read. @errbuf gets a sentence.
+ */
+int profile_plan(const plan_input *in, profile p, const boost_options *o, plan *ret, char *errbuf,
+                 size_t errlen);
+
+/* Bytes @a's current stripe cache pins (0 without one). */
+uint64_t profile_stripe_cache_bytes(const md_array *a);
+
+/* Members the stripe cache allocates a page for: the larger of new and old raid_disks. */
+unsigned profile_cache_members(const md_array *a);

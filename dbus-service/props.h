@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The Manager's and the arrays' properties: one table each (name, D-Bus
+ * signature), one function that appends a property's value, and the change
+ * tracking behind PropertiesChanged (a canonical text per value, compared
+ * with the last one sent).
+ */
+
+#include <dbus/dbus.h>
+#include <stdbool.h>
+
+#include "context.h"
+
+typedef enum obj_kind {
+        OBJ_MANAGER,
+        OBJ_ARRAY,
+        _OBJ_KIND_MAX,
+} obj_kind;
+
+typedef struct prop_def {
+        const char *name;
+        const char *signature;
+} prop_def;
+
+/* The table for @k and its length. */
+const prop_def *props_table(obj_kind k, unsigned *ret_n);
+
+/* Index of @name in @k's table, or -ENOENT. */
+int props_find(obj_kind k, const char *name);
+
+/* Appends property @idx of @k (array @a for arrays) as a variant. */
+bool props_append_variant(const context *c, obj_kind k, const md_array *a, unsigned idx,
+                          DBusMessageIter *it);
+
+/* Appends every property as the a{sv} GetAll returns. */
+bool props_append_all(const context *c, obj_kind k, const md_array *a, DBusMessageIter *it);
+
+/*
+ * Compares every property with @cache, emits one PropertiesChanged on @path
+ * for those that differ (none when @emit is false: a new object), and stores
+ * the new values in @cache.
+ */
+int props_update(context *c, obj_kind k, const md_array *a, const char *path, prop_cache *cache,
+                 bool emit);
+
+void prop_cache_free(prop_cache *cache);
+
+/* The journal entry of @a, or NULL when it is not boosted. */
+const journal_entry *props_entry_of(const context *c, const md_array *a);

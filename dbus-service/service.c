@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "audit.h"
+#include "auth.h"
+#include "errors.h"
+#include "log.h"
+#include "meminfo.h"
+#include "profiles.h"
+#include "restore.h"
+#include "service.h"
+
+uint64_t context_memory_budget(const context *c) {
+        return c->mem_total / 100 * c->cfg.profiles.budget_percent;
+}
+
+static uint64_t realtime_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+int service_refresh(context *c) {
+        md_globals g;
+        uint64_t mem;
+        int r;
+
+        r = md_read_arrays(&c->root, &c->arrays);
+        if (r < 0)
+                return r;
+        if (md_read_globals(&c->root, &g) == 0)
+                c->globals = g;
+        /* Without <root>/proc/meminfo the budget is 0: no stripe cache growth. */
+        c->mem_total = meminfo_read_total(&c->root, &mem) == 0 ? mem : 0;
+        return 0;
+}
+
+int service_save_journal(context *c) {
+        int r = journal_save(c->state_fd, &c->journal);
+
+        if (r < 0)
+                log_error("could not write %s/%s: %s", c->state_dir, JOURNAL_FILE, strerror(-r));
+        return r;
+}
+
+static void tval_text(const md_tval *v, char *buf, size_t size) {
+        if (md_tval_format(v, buf, size) < 0)
+                snprintf(buf, size, "?");
+}
+
+static const md_array *find_array(context *c, const char *spec, op_result *res) {
+        const md_array *a = md_array_set_find(&c->arrays, spec);
+
+        if (!a)
+                snprintf(res->message, sizeof(res->message),
+                         "No md array is called '%.64s' (give a kernel name such as md0, /dev/md0 or the UUID).",
+                         spec);
+        else
+                snprintf(res->array, sizeof(res->array), "%s", a->name);
+        return a;
+}
+
+static uint64_t budget_for(const context *c, const md_array *a) {
+        uint64_t budget = context_memory_budget(c), others = 0;
+
+        for (unsigned i = 0; i < c->arrays.n; i++)
+                if (strcmp(c->arrays.arrays[i].name, a->name) != 0)
+                        others += profile_stripe_cache_bytes(&c->arrays.arrays[i]);
+        return others >= budget ? 0 : budget - others;
+}
+
+/* Puts back items [0, n) in reverse; marks in @kept those that could not be put back. */
+static void rollback(context *c, const md_array *a, const plan *p, unsigned n, bool kept[]) {
+        while (n-- > 0) {
+                const plan_item *it = &p->items[n];
+                char text[PLAN_TEXT_MAX];
+                md_tval back;
+                int r;
+
+                r = md_tunable_restore_text(it->tunable, &it->old, text, sizeof(text));
+                if (r == 0)
+                        r = md_tunable_write(&c->root, a->name, it->tunable, text, &back);
+                if (r < 0) {
+                        kept[n] = true;
+                        log_error("could not put %s of %s back to '%s': %s; the journal keeps the original",
+                                  md_tunable_get(it->tunable)->name, a->name, text, strerror(-r));
+                }
+        }
+}
+
+static void entry_start(const md_array *a, const journal_entry *old, profile pr, journal_entry *ret) {
+        if (old) {
+                *ret = *old;
+        } else {
+                *ret = (journal_entry){ .since_usec = realtime_usec() };
+                for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
+                        ret->originals[t] = ret->written[t] = (md_tval){ .kind = MD_V_ABSENT };
+                snprintf(ret->uuid, sizeof(ret->uuid), "%s", a->uuid);
+                snprintf(ret->operation, sizeof(ret->operation), "%s",
+                         md_sync_action_to_string(a->sync_action) ?: "idle");
+        }
+        snprintf(ret->array, sizeof(ret->array), "%s", a->name);
+        snprintf(ret->profile, sizeof(ret->profile), "%s", profile_to_string(pr));
+}
+
+static void changes_from_plan(const plan *p, op_result *res) {
+        res->n_changes = p->n;
+        for (unsigned i = 0; i < p->n; i++) {
+                change *ch = &res->changes[i];
+                ch->name = md_tunable_get(p->items[i].tunable)->name;
+                tval_text(&p->items[i].old, ch->old, sizeof(ch->old));
+                snprintf(ch->new_text, sizeof(ch->new_text), "%s", p->items[i].text);
+        }
+}
+
+/* After a failed write: keep in the journal only what could not be put back. */
+static int boost_undo_journal(context *c, const journal_entry *before, journal_entry *e, const plan *p,
+                              const bool kept[]) {
+        bool any = false;
+
+        for (unsigned i = 0; i < p->n; i++) {
+                md_tunable t = p->items[i].tunable;
+                if (kept[i]) {
+                        any = true;
+                        continue;
+                }
+                e->originals[t] = before ? before->originals[t] : (md_tval){ .kind = MD_V_ABSENT };
+                e->written[t] = before ? before->written[t] : (md_tval){ .kind = MD_V_ABSENT };
+        }
+        if (before && !any)
+                *e = *before;
+        if (before || any)
+                journal_put(&c->journal, e);
+        else
+                journal_remove(&c->journal, e->uuid);
+        return service_save_journal(c);
+}
+
+static int boost_write(context *c, const md_array *a, const journal_entry *before, journal_entry *e, const plan *p,
+                       op_result *res) {
+        bool kept[_MD_T_ARRAY_MAX] = {};
+        int r;
+
+        for (unsigned i = 0; i < p->n; i++) {
+                const plan_item *it = &p->items[i];
+                md_tval back;
+
+                r = md_tunable_write(&c->root, a->name, it->tunable, it->text, &back);
+                if (r < 0) {
+                        snprintf(res->message, sizeof(res->message),
+                                 "The kernel refused %s = '%s' on %s (%s); every value this call had written was put back.",
+                                 md_tunable_get(it->tunable)->name, it->text, a->name, strerror(-r));
+                        log_warning("boost of %s failed writing %s = '%s': %s; putting back what was written",
+                                    a->name, md_tunable_get(it->tunable)->name, it->text, strerror(-r));
+                        /*
+                         * Items [0, i) were written. The refused one changed nothing,
+                         * unless it was taken and reads back otherwise (-EIO: the
+                         * kernel clamped it or someone raced us): then it goes back too.
+                         */
+                        rollback(c, a, p, r == -EIO ? i + 1 : i, kept);
+                        boost_undo_journal(c, before, e, p, kept);
+                        return r;
+                }
+                e->written[it->tunable] = back;
+        }
+        return 0;
+}
+
+int service_boost(context *c, const char *spec, const char *profile_name, const boost_options *o,
+                  const struct caller *who, op_result *res) {
+        char errbuf[512], detail[64];
+        journal_entry before, e;
+        const journal_entry *old;
+        const md_array *a;
+        plan_input in;
+        profile pr;
+        plan p;
+        int r;
+
+        r = service_refresh(c);
+        if (r < 0) {
+                snprintf(res->message, sizeof(res->message), "Could not read the md arrays: %s.", strerror(-r));
+                return r;
+        }
+        pr = profile_from_string(profile_name);
+        if (pr < 0) {
+                snprintf(res->message, sizeof(res->message), "Unknown profile '%.32s'; the profiles are 'fast' and 'max'.",
+                         profile_name);
+                return -EINVAL;
+        }
+        a = find_array(c, spec, res);
+        if (!a)
+                return -ENOENT;
+        in = (plan_input){ .array = a, .settings = &c->cfg.profiles, .budget_bytes = budget_for(c, a) };
+        r = profile_plan(&in, pr, o, &p, errbuf, sizeof(errbuf));
+        if (r < 0) {
+                snprintf(res->message, sizeof(res->message), "%s", errbuf);
+                return r;
+        }
+        if (!a->uuid[0]) {
+                snprintf(res->message, sizeof(res->message),
+                         "%s has no UUID (no superblock), so a boost could not be restored after a restart.", a->name);
+                return -EOPNOTSUPP;
+        }
+        changes_from_plan(&p, res);
+        if (o->dry_run)
+                return 0;
+
+        /* Originals first: the journal holds every value before it is overwritten. */
+        old = journal_find(&c->journal, a->uuid);
+        if (old)
+                before = *old;
+        entry_start(a, old ? &before : NULL, pr, &e);
+        for (unsigned i = 0; i < p.n; i++)
+                if (e.originals[p.items[i].tunable].kind == MD_V_ABSENT)
+                        e.originals[p.items[i].tunable] = p.items[i].old;
+        r = journal_put(&c->journal, &e);
+        if (r == 0)
+                r = service_save_journal(c);
+        if (r < 0) {
+                if (old)
+                        journal_put(&c->journal, &before);
+                else
+                        journal_remove(&c->journal, e.uuid);
+                snprintf(res->message, sizeof(res->message),
+                         "Could not save the originals in %s (%s); nothing was written.", c->state_dir, strerror(-r));
+                return r;
+        }
+
+        r = boost_write(c, a, old ? &before : NULL, &e, &p, res);
+        snprintf(detail, sizeof(detail), "profile %s", profile_to_string(pr));
+        if (r < 0) {
+                audit_log(who, "boost-failed", a->name, a->uuid, detail, NULL, 0);
+                return r;
+        }
+        journal_put(&c->journal, &e);
+        service_save_journal(c);
+        audit_log(who, "boost", a->name, a->uuid, detail, res->changes, res->n_changes);
+        return 0;
+}
+
+static void describe_conflicts(const md_array *a, const restore_plan *rp, op_result *res) {
+        size_t len = (size_t)snprintf(res->message, sizeof(res->message),
+                                      "On %s an administrator changed", a->name);
+
+        for (unsigned i = 0; i < rp->n_conflicts && len < sizeof(res->message); i++) {
+                const restore_conflict *k = &rp->conflicts[i];
+                char w[64], now[64];
+
+                tval_text(&k->written, w, sizeof(w));
+                tval_text(&k->current, now, sizeof(now));
+                len += (size_t)snprintf(res->message + len, sizeof(res->message) - len,
+                                        "%s %s (the boost set '%s', it is now '%s')", i ? "," : "",
+                                        md_tunable_get(k->tunable)->name, w, now);
+        }
+        if (len < sizeof(res->message))
+                snprintf(res->message + len, sizeof(res->message) - len,
+                         " after the boost; those were left alone, everything else was restored.");
+}
+
+int service_restore_array(context *c, const md_array *a, const struct caller *who, const char *why,
+                          op_result *res) {
+        journal_entry *found = journal_find(&c->journal, a->uuid);
+        journal_entry e;
+        restore_plan rp;
+        int r, failed = 0;
+
+        snprintf(res->array, sizeof(res->array), "%s", a->name);
+        if (!a->uuid[0] || !found)
+                return 0;
+        e = *found;
+        r = restore_plan_compute(&e, a->tunables, &rp);
+        if (r < 0) {
+                snprintf(res->message, sizeof(res->message), "The journal entry of %s is damaged; nothing was written.",
+                         a->name);
+                return r;
+        }
+        for (unsigned i = 0; i < rp.n_writes; i++) {
+                const restore_write *w = &rp.writes[i];
+                md_tval back;
+
+                r = md_tunable_write(&c->root, a->name, w->tunable, w->text, &back);
+                if (r < 0) {
+                        /* Keep this one in the journal so a later Restore can try again. */
+                        log_error("could not restore %s of %s to '%s': %s", md_tunable_get(w->tunable)->name,
+                                  a->name, w->text, strerror(-r));
+                        if (!failed)
+                                snprintf(res->message, sizeof(res->message),
+                                         "The kernel refused %s = '%s' on %s (%s); the journal keeps the original "
+                                         "for another Restore.", md_tunable_get(w->tunable)->name, w->text, a->name,
+                                         strerror(-r));
+                        failed = failed ? failed : r;
+                        continue;
+                }
+                change *ch = &res->changes[res->n_changes++];
+                ch->name = md_tunable_get(w->tunable)->name;
+                tval_text(&w->current, ch->old, sizeof(ch->old));
+                snprintf(ch->new_text, sizeof(ch->new_text), "%s", w->text);
+                e.originals[w->tunable] = e.written[w->tunable] = (md_tval){ .kind = MD_V_ABSENT };
+        }
+        for (unsigned i = 0; i < rp.n_conflicts; i++)
+                log_warning("restore of %s left %s alone: an administrator changed it after the boost", a->name,
+                            md_tunable_get(rp.conflicts[i].tunable)->name);
+        if (failed)
+                journal_put(&c->journal, &e);
+        else
+                journal_remove(&c->journal, e.uuid);
+        service_save_journal(c);
+        audit_log(who, failed ? "restore-partial" : "restore", a->name, a->uuid, why, res->changes, res->n_changes);
+        if (failed)
+                return failed;
+        if (rp.n_conflicts > 0) {
+                describe_conflicts(a, &rp, res);
+                return -MDB_ECONFLICT;
+        }
+        return 0;
+}
+
+int service_restore(context *c, const char *spec, const struct caller *who, op_result *res) {
+        const md_array *a;
+        int r;
+
+        r = service_refresh(c);
+        if (r < 0) {
+                snprintf(res->message, sizeof(res->message), "Could not read the md arrays: %s.", strerror(-r));
+                return r;
+        }
+        a = find_array(c, spec, res);
+        if (!a)
+                return -ENOENT;
+        return service_restore_array(c, a, who, NULL, res);
+}

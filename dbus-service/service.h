@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * Boost and Restore, the operations behind both the Manager's methods and
+ * the array objects' ones, and behind the automatic restores. Each reads
+ * sysfs afresh, validates, writes (all or nothing for Boost), keeps the
+ * journal ahead of every write, and audits.
+ */
+
+#include <stdbool.h>
+
+#include "context.h"
+#include "options.h"
+
+struct caller;
+
+typedef struct change {
+        const char *name;   /* tunable name */
+        char old[64];       /* kernel text before: "1000 (system)" */
+        char new_text[64];  /* text written: "50000", "system" */
+} change;
+
+typedef struct op_result {
+        char array[MD_NAME_MAX + 1];
+        change changes[_MD_T_ARRAY_MAX];
+        unsigned n_changes;
+        char message[1024]; /* on failure: what happened */
+} op_result;
+
+/* Reads arrays, globals and MemTotal into @c. */
+int service_refresh(context *c);
+
+int service_boost(context *c, const char *spec, const char *profile_name, const boost_options *o,
+                  const struct caller *who, op_result *res);
+
+/* Restores the array @spec names. Not boosted: 0 with no changes. Conflicts: -MDB_ECONFLICT after the other writes. */
+int service_restore(context *c, const char *spec, const struct caller *who, op_result *res);
+
+/* Restores the boost of @a (found in c->arrays); @why goes to the log. */
+int service_restore_array(context *c, const md_array *a, const struct caller *who, const char *why,
+                          op_result *res);
+
+/* Saves the journal, logging a failure. */
+int service_save_journal(context *c);
