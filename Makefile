@@ -58,7 +58,7 @@ check: deps-if-missing all unit-tests ## Run every test: unit, sanitizers, valgr
 		--valgrind $(UNIT_TESTS) \
 		--integration $(INTEGRATION_TESTS)
 
-install: all $(INSTALL_TARGETS) ## Install under $(DESTDIR)$(PREFIX) where Debian 12 expects each file
+install: all $(INSTALL_TARGETS) ## Install every file where Debian 12 expects it (honours DESTDIR, PREFIX)
 
 deps: ## Install the Debian packages that building and testing need (idempotent)
 	@tests/install-deps $(DEB_PACKAGES)
