@@ -296,10 +296,19 @@ static void swap_arrays(md_array *x, md_array *y) {
         *y = t;
 }
 
+/*
+ * Sorts the listed names only: each slot keeps its member buffer, so a tree
+ * that did not change reads into the same buffers every time.
+ */
 static void sort_by_name(md_array *v, unsigned n) {
         for (unsigned i = 1; i < n; i++)
-                for (unsigned j = i; j > 0 && strcmp(v[j - 1].name, v[j].name) > 0; j--)
-                        swap_arrays(&v[j - 1], &v[j]);
+                for (unsigned j = i; j > 0 && strcmp(v[j - 1].name, v[j].name) > 0; j--) {
+                        char t[sizeof(v->name)];
+
+                        memcpy(t, v[j - 1].name, sizeof(t));
+                        memcpy(v[j - 1].name, v[j].name, sizeof(t));
+                        memcpy(v[j].name, t, sizeof(t));
+                }
 }
 
 int md_read_arrays(const md_root *r, md_array_set *set) {
