@@ -1,5 +1,5 @@
 # collectd read plugin "mdraid": build/mdraid.so, its unit tests and its
-# integration test against the real collectd daemon.
+# integration test against the real collectd daemon, and its benchmark.
 
 MDRAID_SO        := $(BUILD)/mdraid.so
 MDRAID_OBJ       := $(BUILD)/collectd-plugin/mdraid.o
@@ -12,7 +12,8 @@ MDRAID_DOCDIR    := $(PREFIX)/share/doc/mdboost/examples
 ALL_TARGETS  += $(MDRAID_SO)
 DEB_PACKAGES += collectd-core collectd-dev util-linux
 
-$(MDRAID_OBJ) $(BUILD)/tests/unit/collectd-mock.o $(BUILD)/tests/unit/test-plugin-mdraid.o: override CPPFLAGS += $(MDRAID_CPPFLAGS)
+$(MDRAID_OBJ) $(BUILD)/tests/unit/collectd-mock.o $(BUILD)/tests/unit/test-plugin-mdraid.o \
+$(BUILD)/tests/bench/plugin-bench.o: override CPPFLAGS += $(MDRAID_CPPFLAGS)
 
 # The library is linked in statically; --exclude-libs keeps its symbols out of
 # the plugin's dynamic table so they never clash with another plugin's.
@@ -30,7 +31,18 @@ $(MDRAID_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/unit/c
 # Integration: the real collectd daemon, unprivileged, writing CSV.
 INTEGRATION_TESTS += tests/integration/plugin-collectd.sh
 
-.PHONY: install-plugin
+# Benchmark: the read callback over trees of 1, 16 and 64 arrays (make bench).
+MDRAID_BENCH  := $(BUILD)/tests/plugin-bench
+BENCH_TARGETS += bench-plugin
+
+$(MDRAID_BENCH): $(BUILD)/tests/bench/plugin-bench.o $(BUILD)/tests/unit/collectd-mock.o \
+		$(MDRAID_OBJ) $(MDMODEL_LIB)
+	$(CC) $(LDFLAGS) -Wl,--wrap=md_read_arrays -Wl,--wrap=md_read_globals -o $@ $^
+
+bench-plugin: $(MDRAID_BENCH)
+	tests/bench/plugin-bench.sh $(MDRAID_BENCH)
+
+.PHONY: install-plugin bench-plugin
 INSTALL_TARGETS += install-plugin
 install-plugin: $(MDRAID_SO)
 	install -d $(DESTDIR)$(COLLECTD_PLUGINDIR) $(DESTDIR)$(MDRAID_DOCDIR)

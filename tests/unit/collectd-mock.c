@@ -187,10 +187,10 @@ int plugin_register_shutdown(const char *name, plugin_shutdown_cb callback)
 /* The daemon refuses a value list whose type is not in types.db or whose count differs. */
 int plugin_dispatch_values(value_list_t const *vl)
 {
-        const mock_type *t = mock_type_find(vl->type);
+        const mock_type *t = mock.unchecked ? NULL : mock_type_find(vl->type);
 
         mock.n_dispatched++;
-        if (!t || t->n_ds != vl->values_len) {
+        if (!mock.unchecked && (!t || t->n_ds != vl->values_len)) {
                 mock.n_bad_types++;
                 snprintf(mock.bad_type, sizeof(mock.bad_type), "%s", vl->type);
                 return -1;
