@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* The configuration file and MemTotal, the two inputs of the memory budget. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "meminfo.h"
+
+static void test_defaults_and_keys(void **state) {
+        config c = CONFIG_DEFAULT;
+        char err[256] = "";
+
+        (void)state;
+        assert_int_equal(c.profiles.fast_floor, 50000);
+        assert_int_equal(c.profiles.budget_percent, 12);
+        assert_int_equal(config_parse("# comment\n\n  memory_budget_percent = 25  \n"
+                                      "fast_sync_speed_min=80000\npoll_idle_ms = 10000\n",
+                                      &c, err, sizeof(err)),
+                         0);
+        assert_int_equal(c.profiles.budget_percent, 25);
+        assert_int_equal(c.profiles.fast_floor, 80000);
+        assert_int_equal(c.poll_idle_ms, 10000);
+        assert_int_equal(c.poll_active_ms, 1000);
+}
+
+static void test_refused(void **state) {
+        static const char *const bad[] = {
+                "memory_budget_percent = 91\n",  "memory_budget_percent = -1\n", "poll_idle_ms = 5s\n",
+                "fast_stripe_cache_size = 16\n", "no_such_key = 1\n",            "just words\n",
+                "fast_sync_speed_min = 99999999999999999999999\n",
+        };
+        config c = CONFIG_DEFAULT;
+        char err[256];
+
+        (void)state;
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                err[0] = 0;
+                assert_true(config_parse(bad[i], &c, err, sizeof(err)) < 0);
+                assert_non_null(strstr(err, "line 1"));
+        }
+        /* A bad line later in the file leaves every earlier value unapplied too. */
+        assert_true(config_parse("memory_budget_percent = 30\nbogus\n", &c, err, sizeof(err)) < 0);
+        assert_non_null(strstr(err, "line 2"));
+        assert_int_equal(c.profiles.budget_percent, 12);
+}
+
+static void test_meminfo(void **state) {
+        static const char text[] = "MemTotal:        4030112 kB\nMemFree:          123456 kB\n";
+        static const char later[] = "Foo: 1 kB\nMemTotal: 2048 kB\n";
+        uint64_t v = 17;
+
+        (void)state;
+        assert_int_equal(meminfo_parse_total(text, strlen(text), &v), 0);
+        assert_int_equal(v, 4030112ull * 1024);
+        assert_int_equal(meminfo_parse_total(later, strlen(later), &v), 0);
+        assert_int_equal(v, 2048 * 1024);
+        v = 17;
+        assert_int_equal(meminfo_parse_total("MemFree: 1 kB\n", 14, &v), -ENOENT);
+        assert_int_equal(meminfo_parse_total("MemTotal: 1 MB\n", 15, &v), -EINVAL);
+        assert_int_equal(meminfo_parse_total("MemTotal: x kB\n", 15, &v), -EINVAL);
+        assert_int_equal(v, 17);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_defaults_and_keys),
+                cmocka_unit_test(test_refused),
+                cmocka_unit_test(test_meminfo),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/* Restore planning: originals back as the kernel wants them, admins' changes left alone. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "restore.h"
+
+static const md_tval absent = { .kind = MD_V_ABSENT };
+
+static md_tval tv(md_vkind k, uint64_t v) {
+        return (md_tval){ .kind = k, .value = v };
+}
+
+static journal_entry boosted(void) {
+        journal_entry e = { .uuid = "7ac7b4d7-c925-6f89-525e-4caecab28aec", .array = "md0", .profile = "fast" };
+
+        for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
+                e.originals[t] = e.written[t] = absent;
+        e.originals[MD_T_SYNC_SPEED_MIN] = tv(MD_V_SYSTEM, 1000);
+        e.written[MD_T_SYNC_SPEED_MIN] = tv(MD_V_LOCAL, 50000);
+        e.originals[MD_T_SYNC_SPEED_MAX] = tv(MD_V_LOCAL, 5000);
+        e.written[MD_T_SYNC_SPEED_MAX] = tv(MD_V_LOCAL, 200000);
+        e.originals[MD_T_SYNC_MAX] = tv(MD_V_NUMBER, 8192);
+        e.written[MD_T_SYNC_MAX] = tv(MD_V_MAX, 0);
+        e.originals[MD_T_STRIPE_CACHE_SIZE] = tv(MD_V_NUMBER, 256);
+        e.written[MD_T_STRIPE_CACHE_SIZE] = tv(MD_V_NUMBER, 1024);
+        return e;
+}
+
+/* The values as the boost left them. */
+static void as_boosted(const journal_entry *e, md_tval now[_MD_T_ARRAY_MAX]) {
+        for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
+                now[t] = e->written[t].kind == MD_V_ABSENT ? tv(MD_V_NUMBER, 7) : e->written[t];
+}
+
+static const restore_write *write_of(const restore_plan *p, md_tunable t) {
+        for (unsigned i = 0; i < p->n_writes; i++)
+                if (p->writes[i].tunable == t)
+                        return &p->writes[i];
+        return NULL;
+}
+
+static int index_of(const restore_plan *p, md_tunable t) {
+        for (unsigned i = 0; i < p->n_writes; i++)
+                if (p->writes[i].tunable == t)
+                        return (int)i;
+        return -1;
+}
+
+static void test_all_restored(void **state) {
+        journal_entry e = boosted();
+        md_tval now[_MD_T_ARRAY_MAX];
+        restore_plan p;
+
+        (void)state;
+        as_boosted(&e, now);
+        assert_int_equal(restore_plan_compute(&e, now, &p), 0);
+        assert_int_equal(p.n_conflicts, 0);
+        assert_int_equal(p.n_writes, 4);
+        /* "1000 (system)" goes back by writing "system", "5000 (local)" by writing "5000". */
+        assert_string_equal(write_of(&p, MD_T_SYNC_SPEED_MIN)->text, "system");
+        assert_string_equal(write_of(&p, MD_T_SYNC_SPEED_MAX)->text, "5000");
+        assert_string_equal(write_of(&p, MD_T_SYNC_MAX)->text, "8192");
+        assert_string_equal(write_of(&p, MD_T_STRIPE_CACHE_SIZE)->text, "256");
+        assert_int_equal(write_of(&p, MD_T_SYNC_SPEED_MIN)->current.value, 50000);
+        /* The floor comes down before the ceiling. */
+        assert_true(index_of(&p, MD_T_SYNC_SPEED_MIN) < index_of(&p, MD_T_SYNC_SPEED_MAX));
+        /* Tunables without an original are never touched. */
+        assert_null(write_of(&p, MD_T_READ_AHEAD_KB));
+}
+
+static void test_max_restored(void **state) {
+        journal_entry e = boosted();
+        md_tval now[_MD_T_ARRAY_MAX];
+        restore_plan p;
+
+        (void)state;
+        e.originals[MD_T_SYNC_MAX] = tv(MD_V_MAX, 0);
+        e.written[MD_T_SYNC_MAX] = tv(MD_V_NUMBER, 100);
+        as_boosted(&e, now);
+        assert_int_equal(restore_plan_compute(&e, now, &p), 0);
+        assert_string_equal(write_of(&p, MD_T_SYNC_MAX)->text, "max");
+}
+
+static void test_admin_change_is_a_conflict(void **state) {
+        journal_entry e = boosted();
+        md_tval now[_MD_T_ARRAY_MAX];
+        restore_plan p;
+
+        (void)state;
+        as_boosted(&e, now);
+        now[MD_T_STRIPE_CACHE_SIZE] = tv(MD_V_NUMBER, 2048);       /* another number */
+        now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_SYSTEM, 50000);        /* same number, other mode */
+        assert_int_equal(restore_plan_compute(&e, now, &p), 0);
+        assert_int_equal(p.n_conflicts, 2);
+        assert_int_equal(p.n_writes, 2);
+        assert_null(write_of(&p, MD_T_STRIPE_CACHE_SIZE));
+        assert_null(write_of(&p, MD_T_SYNC_SPEED_MIN));
+        for (unsigned i = 0; i < p.n_conflicts; i++) {
+                if (p.conflicts[i].tunable == MD_T_STRIPE_CACHE_SIZE) {
+                        assert_int_equal(p.conflicts[i].written.value, 1024);
+                        assert_int_equal(p.conflicts[i].current.value, 2048);
+                } else
+                        assert_int_equal(p.conflicts[i].tunable, MD_T_SYNC_SPEED_MIN);
+        }
+}
+
+static void test_already_back_or_gone(void **state) {
+        journal_entry e = boosted();
+        md_tval now[_MD_T_ARRAY_MAX];
+        restore_plan p;
+
+        (void)state;
+        as_boosted(&e, now);
+        now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_SYSTEM, 1000);   /* an admin put it back already */
+        now[MD_T_STRIPE_CACHE_SIZE] = absent;              /* the level changed: no file */
+        assert_int_equal(restore_plan_compute(&e, now, &p), 0);
+        assert_int_equal(p.n_conflicts, 0);
+        assert_int_equal(p.n_writes, 2);
+        assert_null(write_of(&p, MD_T_SYNC_SPEED_MIN));
+        assert_null(write_of(&p, MD_T_STRIPE_CACHE_SIZE));
+}
+
+static void test_damaged_original(void **state) {
+        journal_entry e = boosted();
+        md_tval now[_MD_T_ARRAY_MAX];
+        restore_plan p = { .n_writes = 3 };
+
+        (void)state;
+        as_boosted(&e, now);
+        e.originals[MD_T_SYNC_SPEED_MIN] = tv(MD_V_NONE, 0);
+        assert_int_equal(restore_plan_compute(&e, now, &p), -EINVAL);
+        assert_int_equal(p.n_writes, 3);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_all_restored),
+                cmocka_unit_test(test_max_restored),
+                cmocka_unit_test(test_admin_change_is_a_conflict),
+                cmocka_unit_test(test_already_back_or_gone),
+                cmocka_unit_test(test_damaged_original),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
