@@ -449,7 +449,7 @@ static void test_raid10(void **state) {
         put(c, "md2", "md/sync_speed", "50000\n");
         put(c, "md2", "md/mismatch_cnt", "128\n");
         for (int i = 0; i < 4; i++) {
-                char dev[8], slot[8];
+                char dev[16], slot[16];
 
                 snprintf(dev, sizeof(dev), "sd%c", 'a' + i);
                 snprintf(slot, sizeof(slot), "%d\n", i);
@@ -762,7 +762,7 @@ static void test_buffers_reused(void **state) {
         md_member *members;
 
         for (int i = 0; i < 6; i++) {
-                char name[8];
+                char name[16];
 
                 snprintf(name, sizeof(name), "md%d", i);
                 raid1(c, name);
@@ -780,7 +780,7 @@ static void test_buffers_reused(void **state) {
         }
         /* More members than the buffer holds: it grows and keeps every one. */
         for (int i = 0; i < 20; i++) {
-                char dev[16], slot[8];
+                char dev[16], slot[16];
 
                 snprintf(dev, sizeof(dev), "sd%c", 'c' + i);
                 snprintf(slot, sizeof(slot), "%d\n", i + 2);
