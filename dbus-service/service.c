@@ -74,7 +74,18 @@ static uint64_t budget_for(const context *c, const md_array *a) {
         return others >= budget ? 0 : budget - others;
 }
 
-/* Puts back items [0, n) in reverse; marks in @kept those that could not be put back. */
+/* True when @t of @a reads as @want now. */
+static bool reads_as(context *c, const md_array *a, md_tunable t, const md_tval *want) {
+        md_tval now;
+
+        return md_tunable_read(&c->root, a->name, t, &now) == 0 && journal_tval_equal(&now, want);
+}
+
+/*
+ * Puts back items [0, n) in reverse order. A value that already reads as its
+ * original (a refused write changed nothing) is left alone; one that cannot
+ * be put back is marked in @kept, so its original stays in the journal.
+ */
 static void rollback(context *c, const md_array *a, const plan *p, unsigned n, bool kept[]) {
         while (n-- > 0) {
                 const plan_item *it = &p->items[n];
@@ -82,10 +93,12 @@ static void rollback(context *c, const md_array *a, const plan *p, unsigned n, b
                 md_tval back;
                 int r;
 
+                if (reads_as(c, a, it->tunable, &it->old))
+                        continue;
                 r = md_tunable_restore_text(it->tunable, &it->old, text, sizeof(text));
                 if (r == 0)
                         r = md_tunable_write(&c->root, a->name, it->tunable, text, &back);
-                if (r < 0) {
+                if (r < 0 && !reads_as(c, a, it->tunable, &it->old)) {
                         kept[n] = true;
                         log_error("could not put %s of %s back to '%s': %s; the journal keeps the original",
                                   md_tunable_get(it->tunable)->name, a->name, text, strerror(-r));
@@ -158,11 +171,11 @@ static int boost_write(context *c, const md_array *a, const journal_entry *befor
                         log_warning("boost of %s failed writing %s = '%s': %s; putting back what was written",
                                     a->name, md_tunable_get(it->tunable)->name, it->text, strerror(-r));
                         /*
-                         * Items [0, i) were written. The refused one changed nothing,
-                         * unless it was taken and reads back otherwise (-EIO: the
-                         * kernel clamped it or someone raced us): then it goes back too.
+                         * Items [0, i) were written. The refused one usually changed
+                         * nothing, but a value the kernel took and then reads back
+                         * otherwise (clamped, or raced) must go back too.
                          */
-                        rollback(c, a, p, r == -EIO ? i + 1 : i, kept);
+                        rollback(c, a, p, i + 1, kept);
                         boost_undo_journal(c, before, e, p, kept);
                         return r;
                 }
