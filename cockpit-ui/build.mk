@@ -25,3 +25,6 @@ $(COCKPIT_OUT) &: $(COCKPIT_SRC) cockpit-ui/node_modules/.package-lock.json
 install-cockpit: $(COCKPIT_OUT)
 	install -d $(COCKPIT_DESTDIR)
 	install -m 0644 $(COCKPIT_OUT) $(COCKPIT_DESTDIR)/
+
+# The page in headless Chromium against cockpit-ws and the fake-kernel service.
+INTEGRATION_TESTS += tests/integration/ui-browser

@@ -12,7 +12,7 @@ import { BoostDialog, ErrorAlert, TunableText } from "./boost-dialog.jsx";
 import { History } from "./history.jsx";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 import {
-    actionLabel, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, tunableLabel,
+    actionLabel, compareTunables, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, tunableLabel,
 } from "./format.js";
 
 const ROLES = {
@@ -92,7 +92,7 @@ const Operation = ({ array }) => {
 };
 
 const Tunables = ({ array }) => {
-    const names = Object.keys(array.Tunables || {}).sort();
+    const names = Object.keys(array.Tunables || {}).sort(compareTunables);
     const originals = array.Boosted ? (array.Originals || {}) : {};
     return (
         <Table aria-label={cockpit.format(_("Tunables of $0"), array.Name)} className="mdb-tunables">

@@ -46,19 +46,30 @@ export function actionLabel(action) {
     return ACTIONS[action] || action;
 }
 
+// In the order the page lists them: what a boost changes first.
 const TUNABLES = {
     sync_speed_min: _("Rebuild speed floor"),
     sync_speed_max: _("Rebuild speed ceiling"),
     stripe_cache_size: _("Stripe cache entries"),
+    stripe_cache_active: _("Stripe cache entries in use"),
     read_ahead_kb: _("Read-ahead (KiB)"),
-    sync_max: _("Rebuild upper bound"),
     group_thread_cnt: _("Parity worker threads"),
+    sync_min: _("Rebuild start (sector)"),
+    sync_max: _("Rebuild end (sector)"),
     nr_requests: _("Member queue depth"),
     queue_depth: _("NCQ depth"),
 };
 
 export function tunableLabel(name) {
     return TUNABLES[name] || name;
+}
+
+const ORDER = Object.keys(TUNABLES);
+
+export function compareTunables(a, b) {
+    const ia = ORDER.includes(a) ? ORDER.indexOf(a) : ORDER.length;
+    const ib = ORDER.includes(b) ? ORDER.indexOf(b) : ORDER.length;
+    return ia - ib || a.localeCompare(b);
 }
 
 // A reading of the kernel's text for a person, or "" when the text says it

@@ -69,6 +69,11 @@ function useHistory(array, seconds) {
     return state;
 }
 
+// collectd records bytes per second; the axis counts MiB/s so its steps are round.
+function toMiB(v) {
+    return v === null ? null : v / 1048576;
+}
+
 export const History = ({ array, systemFloor }) => {
     const [range, setRange] = useState("1h");
     const seconds = RANGES.find(r => r.key === range).seconds;
@@ -88,12 +93,12 @@ export const History = ({ array, systemFloor }) => {
             { name: "sync_speed", label: _("Speed"), className: "mdb-s-speed" },
             { name: "sync_speed_min", label: _("Floor"), className: "mdb-s-floor" },
             { name: "sync_speed_max", label: _("Ceiling"), className: "mdb-s-ceiling" },
-        ].filter(s => series[s.name]).map(s => ({ ...s, values: series[s.name] }));
+        ].filter(s => series[s.name]).map(s => ({ ...s, values: series[s.name].map(toMiB) }));
         body = (
             <div className="mdb-history-charts">
                 <LineChart title={cockpit.format(_("Rebuild speed of $0"), array.Name)}
                            times={times} series={speeds} bands={bands}
-                           formatY={v => cockpit.format_bytes_per_sec(v, 1024)}
+                           formatY={v => cockpit.format(_("$0 MiB/s"), +v.toFixed(1))}
                            bandLabel={_("Boosted")} />
                 {series.sync_progress &&
                     <LineChart title={cockpit.format(_("Progress of $0"), array.Name)}

@@ -2,7 +2,9 @@
 //
 // Browser half of tests/integration/ui-browser: drives the Cockpit page in
 // headless Chromium and checks what it shows against what the service wrote
-// into the fixture root. Run by ui-browser, which sets the UI_* variables.
+// into the fixture root. Run by ui-browser, which sets the UI_* variables;
+// UI_SHOTS_DIR, when set, also receives the Boost dialog and the limited
+// session as PNG files, for looking at them.
 "use strict";
 
 const fs = require("fs");
@@ -82,6 +84,20 @@ async function testHistory(page) {
           `the shaded band starts halfway through the hour (${startFraction.toFixed(2)})`);
 }
 
+// PatternFly's Page scrolls inside its main section, so a full-page shot would
+// stop at the window: grow the window to the content first.
+async function screenshot(page, file) {
+    const height = await page.evaluate(() => {
+        const body = document.querySelector(".mdb-body");
+        return Math.ceil(body.getBoundingClientRect().top + body.scrollHeight);
+    });
+    const { width } = page.viewportSize();
+    await page.setViewportSize({ width, height: Math.min(Math.max(height, 600), 4000) });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: file });
+    await page.setViewportSize({ width, height: 1000 });
+}
+
 async function testBoostRestore(page) {
     const card = page.locator("[data-array=md0]");
     await card.waitFor({ timeout: 20000 });
@@ -108,6 +124,8 @@ async function testBoostRestore(page) {
     check(changes.every(([n, old]) => old === before[n]),
           "the dialog's old values are what the kernel files hold");
     check(changes.every(([n]) => readTunable(env.MDB_ROOT, n) === before[n]), "the dry run wrote nothing");
+    if (env.UI_SHOTS_DIR)
+        await page.screenshot({ path: path.join(env.UI_SHOTS_DIR, "boost-dialog.png") });
     check(await dialog.locator(".mdb-memory").count() === (changes.some(([n]) => n === "stripe_cache_size") ? 1 : 0),
           "the stripe cache's memory cost is shown when the cache grows");
 
@@ -123,7 +141,7 @@ async function testBoostRestore(page) {
         check(original === before[name], `the card shows ${name}'s original ${original}`);
     }
 
-    await page.screenshot({ path: env.UI_SCREENSHOT, fullPage: true });
+    await screenshot(page, env.UI_SCREENSHOT);
     console.log(`screenshot: ${env.UI_SCREENSHOT}`);
 
     await card.getByRole("button", { name: "Restore md0" }).click();
@@ -145,9 +163,22 @@ async function testUnprivileged(page) {
     const tip = page.getByRole("tooltip");
     await tip.waitFor({ timeout: 5000 });
     check(/Administrative access is required/.test(await tip.innerText()), "the disabled Boost says why");
+    if (env.UI_SHOTS_DIR)
+        await screenshot(page, path.join(env.UI_SHOTS_DIR, "limited.png"));
     check(await page.locator("#mdb-limited").count() === 1, "the page explains the limited access");
     await boost.click({ force: true });
     check(await page.locator("#mdb-boost-dialog").count() === 0, "clicking the disabled Boost opens nothing");
+}
+
+// The service leaving the bus turns the cards into a message with the command
+// that starts it, without reloading the page.
+async function testServiceGone(page) {
+    process.kill(Number(env.UI_SERVICE_PID), "SIGTERM");
+    const missing = page.locator("#mdb-service-missing");
+    await missing.waitFor({ timeout: 15000 });
+    check(/systemctl start mdboostd/.test(await missing.innerText()),
+          "a stopped service shows the command that starts it");
+    check(await page.locator("[data-array]").count() === 0, "no stale array card stays on the page");
 }
 
 async function main() {
@@ -164,6 +195,7 @@ async function main() {
         await testBoostRestore(admin);
         const user = await openPage(browser, env.UI_USER_URL);
         await testUnprivileged(user);
+        await testServiceGone(admin);
     } catch (err) {
         failed++;
         console.log(`FAIL: ${err.message}`);
