@@ -26,3 +26,15 @@ endif
 # D-Bus integration tests (tests/integration/service-*; service-lib.sh is
 # their harness, service-env runs any command inside it).
 INTEGRATION_TESTS += tests/integration/service-install
+ifneq ($(SERVICE_FAKEKERNEL),)
+INTEGRATION_TESTS += \
+	tests/integration/service-boost-restore \
+	tests/integration/service-polkit \
+	tests/integration/service-bus-policy \
+	tests/integration/service-auto-restore \
+	tests/integration/service-crash-restart \
+	tests/integration/service-journal-corrupt \
+	tests/integration/service-conflict \
+	tests/integration/service-bad-input \
+	tests/integration/service-docs
+endif

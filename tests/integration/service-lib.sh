@@ -253,7 +253,7 @@ mdb_start_bus() {
 	export DBUS_SYSTEM_BUS_ADDRESS=$MDB_ADDRESS
 	dbus-monitor --address "$MDB_ADDRESS" "type='error'" >"$MDB_TMP/errors.log" 2>&1 &
 	MDB_MONITOR_PID=$!
-	mdb_wait_for 5 grep -q NameAcquired "$MDB_TMP/errors.log" ||
+	mdb_wait_for 5 grep -qs NameAcquired "$MDB_TMP/errors.log" ||
 		mdb_wait_for 5 test -s "$MDB_TMP/errors.log"
 }
 
@@ -357,18 +357,23 @@ mdb_busctl() {
 	fi
 }
 
-# The name of the first error reply the service (or the bus) sent after byte
-# offset $1 of the monitor's log.
+# The name of the first error reply the service (or the bus) sent to a client
+# after byte offset $1 of the monitor's log. Errors sent to the service (from
+# polkit or the bus) are its own business, not a client's answer.
 mdb_error_after() {
 	tail -c +"$(($1 + 1))" "$MDB_TMP/errors.log" |
 		awk -v svc="$MDB_SERVICE_UNIQUE" '
 			/^error / {
-				sender = ""; name = ""
+				sender = ""; dest = ""; name = ""
 				for (i = 1; i <= NF; i++) {
 					if ($i ~ /^sender=/) sender = substr($i, 8)
+					if ($i ~ /^destination=/) dest = substr($i, 13)
 					if ($i ~ /^error_name=/) name = substr($i, 12)
 				}
-				if (sender == svc || sender == "org.freedesktop.DBus") { print name; exit }
+				if (dest != svc && (sender == svc || sender == "org.freedesktop.DBus")) {
+					print name
+					exit
+				}
 			}'
 }
 
@@ -400,14 +405,14 @@ mdb_error_seen() { [ -n "$(mdb_error_after "$1")" ]; }
 mdb_call() {
 	local user=$1
 	shift
-	mdb_raw_call "$user" --json=short call "$MDB_BUS_NAME" "$MDB_OBJ" "$MDB_MANAGER" "$@"
+	mdb_raw_call "$user" --json=short -- call "$MDB_BUS_NAME" "$MDB_OBJ" "$MDB_MANAGER" "$@"
 }
 
 # mdb_acall USER ARRAY METHOD SIGNATURE ARGS...: a method of an array object.
 mdb_acall() {
 	local user=$1 array=$2
 	shift 2
-	mdb_raw_call "$user" --json=short call "$MDB_BUS_NAME" "$MDB_OBJ/arrays/$array" "$MDB_ARRAY" "$@"
+	mdb_raw_call "$user" --json=short -- call "$MDB_BUS_NAME" "$MDB_OBJ/arrays/$array" "$MDB_ARRAY" "$@"
 }
 
 # mdb_prop USER PATH INTERFACE NAME: prints the property's value as JSON (.data).
