@@ -177,7 +177,7 @@ static bool mdraid_tval_number(const md_tval *v, uint64_t *ret)
 }
 
 /* Speeds are KiB/s in sysfs and procfs; they are dispatched in bytes/s. */
-static void mdraid_submit_kib(const char *plugin_instance, const char *type,
+static void mdraid_report_kib(const char *plugin_instance, const char *type,
                               const char *type_instance, const md_tval *v)
 {
         uint64_t n;
@@ -186,7 +186,7 @@ static void mdraid_submit_kib(const char *plugin_instance, const char *type,
                 mdraid_submit(plugin_instance, type, type_instance, (gauge_t)n * 1024.0);
 }
 
-static void mdraid_submit_count(const char *plugin_instance, const char *type_instance,
+static void mdraid_report_count(const char *plugin_instance, const char *type_instance,
                                 const md_tval *v)
 {
         uint64_t n;
@@ -195,7 +195,7 @@ static void mdraid_submit_count(const char *plugin_instance, const char *type_in
                 mdraid_submit(plugin_instance, "count", type_instance, (gauge_t)n);
 }
 
-static void mdraid_submit_disks(const md_array *a)
+static void mdraid_report_disks(const md_array *a)
 {
         md_disk_counts dc;
 
@@ -212,7 +212,7 @@ static void mdraid_submit_disks(const md_array *a)
  * back because another array shares the disks reads "resync" while
  * sync_completed reads "delayed".
  */
-static void mdraid_submit_action(const md_array *a)
+static void mdraid_report_action(const md_array *a)
 {
         static const struct {
                 md_sync_action action;
@@ -235,7 +235,7 @@ static void mdraid_submit_action(const md_array *a)
 }
 
 /* Progress and time left exist only while an operation runs: a gap, not a 0. */
-static void mdraid_submit_progress(const md_array *a)
+static void mdraid_report_progress(const md_array *a)
 {
         double percent;
         uint64_t seconds;
@@ -246,19 +246,19 @@ static void mdraid_submit_progress(const md_array *a)
                 mdraid_submit(a->name, "duration", "sync_remaining", (gauge_t)seconds);
 }
 
-static void mdraid_submit_sync(const md_array *a)
+static void mdraid_report_sync(const md_array *a)
 {
-        mdraid_submit_progress(a);
-        mdraid_submit_kib(a->name, "bytes", "sync_speed", &a->sync_speed);
-        mdraid_submit_kib(a->name, "bytes", "sync_speed_min", &a->tunables[MD_T_SYNC_SPEED_MIN]);
-        mdraid_submit_kib(a->name, "bytes", "sync_speed_max", &a->tunables[MD_T_SYNC_SPEED_MAX]);
-        mdraid_submit_action(a);
-        mdraid_submit_count(a->name, "mismatch_cnt", &a->mismatch_cnt);
+        mdraid_report_progress(a);
+        mdraid_report_kib(a->name, "bytes", "sync_speed", &a->sync_speed);
+        mdraid_report_kib(a->name, "bytes", "sync_speed_min", &a->tunables[MD_T_SYNC_SPEED_MIN]);
+        mdraid_report_kib(a->name, "bytes", "sync_speed_max", &a->tunables[MD_T_SYNC_SPEED_MAX]);
+        mdraid_report_action(a);
+        mdraid_report_count(a->name, "mismatch_cnt", &a->mismatch_cnt);
         /* raid4/5/6 only: other levels have no such file, so the value is absent. */
-        mdraid_submit_count(a->name, "stripe_cache_size", &a->tunables[MD_T_STRIPE_CACHE_SIZE]);
-        mdraid_submit_count(a->name, "stripe_cache_active",
+        mdraid_report_count(a->name, "stripe_cache_size", &a->tunables[MD_T_STRIPE_CACHE_SIZE]);
+        mdraid_report_count(a->name, "stripe_cache_active",
                             &a->tunables[MD_T_STRIPE_CACHE_ACTIVE]);
-        mdraid_submit_kib(a->name, "bytes", "read_ahead", &a->tunables[MD_T_READ_AHEAD_KB]);
+        mdraid_report_kib(a->name, "bytes", "read_ahead", &a->tunables[MD_T_READ_AHEAD_KB]);
 }
 
 /* An inactive array has members but no personality: nothing syncs. */
@@ -267,15 +267,15 @@ static bool mdraid_array_running(const md_array *a)
         return a->state != MD_ARRAY_INACTIVE && a->state != MD_ARRAY_CLEAR;
 }
 
-static void mdraid_submit_array(const md_array *a)
+static void mdraid_report_array(const md_array *a)
 {
-        mdraid_submit_disks(a);
+        mdraid_report_disks(a);
         if (md_array_has_redundancy(a) && mdraid_array_running(a))
-                mdraid_submit_sync(a);
+                mdraid_report_sync(a);
 }
 
 /* Logs an unreadable global limit once, and once more when it reads well again. */
-static bool mdraid_submit_global(md_tunable t, const md_tval *v, bool *warned)
+static bool mdraid_report_global(md_tunable t, const md_tval *v, bool *warned)
 {
         const md_tunable_info *info = md_tunable_get(t);
         uint64_t n;
@@ -296,7 +296,7 @@ static bool mdraid_submit_global(md_tunable t, const md_tval *v, bool *warned)
 }
 
 /* Returns false when neither global limit was dispatched. */
-static bool mdraid_submit_globals(void)
+static bool mdraid_report_globals(void)
 {
         md_globals g;
         bool min_ok, max_ok;
@@ -307,9 +307,9 @@ static bool mdraid_submit_globals(void)
                 g.speed_limit_min = (md_tval){ .kind = MD_V_UNKNOWN };
                 g.speed_limit_max = g.speed_limit_min;
         }
-        min_ok = mdraid_submit_global(MD_T_SPEED_LIMIT_MIN, &g.speed_limit_min,
+        min_ok = mdraid_report_global(MD_T_SPEED_LIMIT_MIN, &g.speed_limit_min,
                                       &mdraid_globals_warned[0]);
-        max_ok = mdraid_submit_global(MD_T_SPEED_LIMIT_MAX, &g.speed_limit_max,
+        max_ok = mdraid_report_global(MD_T_SPEED_LIMIT_MAX, &g.speed_limit_max,
                                       &mdraid_globals_warned[1]);
         return min_ok || max_ok;
 }
@@ -435,7 +435,7 @@ static int mdraid_read(void)
         bool globals_ok;
         int r;
 
-        globals_ok = mdraid_submit_globals();
+        globals_ok = mdraid_report_globals();
         r = mdraid_read_list();
         if (r < 0)
                 return globals_ok ? 0 : -1;
@@ -446,7 +446,7 @@ static int mdraid_read(void)
                 if (!mdraid_seen_now[i].selected)
                         continue;
                 mdraid_warn_bad(&mdraid_set.arrays[i], &mdraid_seen_now[i]);
-                mdraid_submit_array(&mdraid_set.arrays[i]);
+                mdraid_report_array(&mdraid_set.arrays[i]);
         }
         mdraid_seen_swap();
         mdraid_first_read = false;
