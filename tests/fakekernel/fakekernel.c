@@ -308,7 +308,10 @@ static void follow_global(const md_root *r, const char *attr, long long value) {
                 close(fd);
                 return;
         }
-        while ((d = readdir(dir)) != NULL) {
+        for (;;) {
+                d = readdir(dir);
+                if (!d)
+                        break;
                 if (strncmp(d->d_name, "md", 2) != 0)
                         continue;
                 snprintf(path, sizeof(path), "sys/block/%s/md/%s", d->d_name, attr);

@@ -222,7 +222,10 @@ static int copy_dir(const char *src, const char *dst) {
         dir = opendir(src);
         if (!dir)
                 return -errno;
-        while (k == 0 && (e = readdir(dir)) != NULL) {
+        while (k == 0) {
+                e = readdir(dir);
+                if (!e)
+                        break;
                 if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                         continue;
                 k = join(src, e->d_name, s, sizeof(s));

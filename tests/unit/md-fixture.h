@@ -41,5 +41,5 @@ const char *md_fixture_snapshot(const char *name, char *buf, size_t size);
 /* md_fixture_new, then a copy of the snapshot @name in it: a tree a test may write to. */
 int md_fixture_new_from(const char *name, char **ret_root);
 
-/* Removes the whole tree @root. */
+/* Removes the whole tree @root; refuses a path md_fixture_new did not make (-EINVAL). */
 int md_fixture_rm(const char *root);
