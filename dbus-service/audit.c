@@ -21,5 +21,5 @@ void audit_log(const caller *who, const char *verb, const char *array, const cha
         for (unsigned i = 0; i < n_changes && len < sizeof(line); i++)
                 len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s '%s' -> '%s'", i ? ";" : "",
                                         changes[i].name, changes[i].old, changes[i].new_text);
-        log_notice("%s", line);
+        log_full(LOG_AUTHPRIV | LOG_NOTICE, "%s", line);
 }

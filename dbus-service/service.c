@@ -246,7 +246,7 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         }
 
         r = boost_write(c, a, old ? &before : NULL, &e, &p, res);
-        snprintf(detail, sizeof(detail), "profile %s", profile_to_string(pr));
+        snprintf(detail, sizeof(detail), "%s", profile_to_string(pr));
         if (r < 0) {
                 audit_log(who, "boost-failed", a->name, a->uuid, detail, NULL, 0);
                 return r;
