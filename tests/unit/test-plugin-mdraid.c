@@ -470,6 +470,39 @@ static void test_array_selection_ignored_by_uuid(void **state)
         assert_true(mock_count_instance("md11") > 0);
 }
 
+static void test_array_selection_by_device_path(void **state)
+{
+        mock_config_item c;
+
+        (void)state;
+        mock_config_init(&c, "mdraid");
+        mock_config_add_string(&c, "Array", "/dev/md11");
+        mock_config_add_string(&c, "Array", "md10");
+        mock_config_add_bool(&c, "IgnoreSelected", false);
+        assert_int_equal(start(FIXTURES "/10-two-raid1-resync-delayed", &c), 0);
+        read_once();
+        assert_true(mock_count_instance("md10") > 0);
+        assert_true(mock_count_instance("md11") > 0);
+}
+
+/* The mock's types.db check is what proves "stock types only": make sure it bites. */
+static void test_mock_refuses_unknown_types(void **state)
+{
+        value_list_t vl = VALUE_LIST_INIT;
+        value_t two[2] = { { .gauge = 1 }, { .gauge = 2 } };
+
+        (void)state;
+        vl.values = two;
+        vl.values_len = 1;
+        snprintf(vl.type, sizeof(vl.type), "md_rebuild_speed");
+        assert_int_not_equal(plugin_dispatch_values(&vl), 0);
+        snprintf(vl.type, sizeof(vl.type), "disk_octets"); /* two data sources */
+        assert_int_not_equal(plugin_dispatch_values(&vl), 0);
+        vl.values_len = 2;
+        assert_int_equal(plugin_dispatch_values(&vl), 0);
+        assert_int_equal(mock.n_bad_types, 2);
+}
+
 static void test_unknown_option_is_refused(void **state)
 {
         mock_config_item c;
@@ -667,6 +700,8 @@ int main(void)
                 T(test_no_arrays_reports_globals),
                 T(test_array_selection),
                 T(test_array_selection_ignored_by_uuid),
+                T(test_array_selection_by_device_path),
+                T(test_mock_refuses_unknown_types),
                 T(test_unknown_option_is_refused),
                 T(test_missing_root_fails_init),
                 T(test_progress_moves),
