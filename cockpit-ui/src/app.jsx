@@ -6,6 +6,7 @@ import {
 } from "./pf.js";
 
 import ExclamationCircleIcon from "@patternfly/react-icons/dist/esm/icons/exclamation-circle-icon";
+import HddIcon from "@patternfly/react-icons/dist/esm/icons/hdd-icon";
 
 import cockpit, { _ } from "./cockpit.js";
 import { ArrayCard } from "./array-card.jsx";
@@ -58,9 +59,10 @@ const ServiceMissing = ({ client, problem }) => (
 
 const NoArrays = () => (
     <EmptyState id="mdb-no-arrays">
-        <EmptyStateHeader titleText={_("No RAID arrays")} headingLevel="h2" />
+        <EmptyStateHeader titleText={_("No RAID arrays")} headingLevel="h2"
+                          icon={<EmptyStateIcon icon={HddIcon} />} />
         <EmptyStateBody>
-            {_("This machine has no md software RAID arrays. An array appears here as soon as the kernel assembles it, for example with:")}
+            <p>{_("This machine has no md software RAID arrays. An array appears here as soon as the kernel assembles it, for example with:")}</p>
             <CodeBlock className="mdb-code"><CodeBlockCode>sudo mdadm --assemble --scan</CodeBlockCode></CodeBlock>
         </EmptyStateBody>
     </EmptyState>
@@ -96,8 +98,8 @@ export const App = ({ client }) => {
     } else if (paths.length === 0) {
         content = <NoArrays />;
     } else {
-        content = paths.map(path => (
-            <ArrayCard key={path} client={client} path={path} array={state.arrays[path]}
+        content = paths.map((path, index) => (
+            <ArrayCard key={path} client={client} path={path} array={state.arrays[path]} first={index === 0}
                        admin={admin === true} profiles={profiles} manager={state.manager} />
         ));
     }

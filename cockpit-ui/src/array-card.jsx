@@ -131,7 +131,7 @@ const GuardedButton = ({ reason, children, ...props }) => {
     );
 };
 
-export const ArrayCard = ({ client, path, array, admin, profiles, manager }) => {
+export const ArrayCard = ({ client, path, array, admin, profiles, manager, first }) => {
     const [dialog, setDialog] = useState(false);
     const [restoring, setRestoring] = useState(false);
     const [error, setError] = useState(null);
@@ -205,7 +205,7 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager }) => 
                         </DescriptionList>
                     </section>
                 </div>
-                {array.CanBoost && <History array={array} systemFloor={manager.SpeedLimitMin || 0} />}
+                {array.CanBoost && <History array={array} systemFloor={manager.SpeedLimitMin || 0} helpExpanded={first} />}
             </CardBody>
             {dialog &&
                 <BoostDialog client={client} path={path} array={array} profiles={profiles}

@@ -2,7 +2,7 @@
 // in effect, and progress, over a chosen range, from collectd's RRD files.
 import React, { useEffect, useState } from "react";
 import {
-    Alert, CodeBlock, CodeBlockCode, Spinner, ToggleGroup, ToggleGroupItem,
+    Alert, CodeBlock, CodeBlockCode, ExpandableSection, Spinner, ToggleGroup, ToggleGroupItem,
 } from "./pf.js";
 
 import cockpit, { _ } from "./cockpit.js";
@@ -22,20 +22,29 @@ LoadPlugin rrdtool
   DataDir "/var/lib/collectd/rrd"
 </Plugin>`;
 
-const NotRecording = ({ array, datadir }) => (
-    <div className="mdb-history-missing">
-        <Alert variant="info" isInline isPlain
-               title={cockpit.format(_("collectd is not recording $0"), array)}>
-            <p>
-                {cockpit.format(_("No mdraid history was found under $0. Install collectd and enable the mdraid and rrdtool plugins, for example in /etc/collectd/collectd.conf.d/mdraid.conf:"), datadir)}
-            </p>
-        </Alert>
-        <CodeBlock className="mdb-code"><CodeBlockCode>{COLLECTD_CONFIG}</CodeBlockCode></CodeBlock>
-        <CodeBlock className="mdb-code">
-            <CodeBlockCode>{"sudo apt install collectd-core rrdtool\nsudo systemctl restart collectd"}</CodeBlockCode>
-        </CodeBlock>
-    </div>
-);
+// The instructions are long: the first card shows them open, the
+// others keep them one click away.
+const NotRecording = ({ array, datadir, expanded }) => {
+    const [open, setOpen] = useState(expanded);
+    return (
+        <div className="mdb-history-missing">
+            <Alert variant="info" isInline isPlain
+                   title={cockpit.format(_("collectd is not recording $0"), array)}>
+                {cockpit.format(_("No mdraid history was found under $0."), datadir)}
+            </Alert>
+            <ExpandableSection toggleText={open ? _("Hide how to enable it") : _("Show how to enable it")}
+                               isExpanded={open} onToggle={(_event, value) => setOpen(value)}
+                               className="mdb-enable">
+                <p>{_("Install collectd and enable the mdraid and rrdtool plugins, for example in /etc/collectd/collectd.conf.d/mdraid.conf:")}</p>
+                <CodeBlock className="mdb-code"><CodeBlockCode>{COLLECTD_CONFIG}</CodeBlockCode></CodeBlock>
+                <p>{_("then install the packages and restart collectd:")}</p>
+                <CodeBlock className="mdb-code">
+                    <CodeBlockCode>{"sudo apt install collectd-core rrdtool\nsudo systemctl restart collectd"}</CodeBlockCode>
+                </CodeBlock>
+            </ExpandableSection>
+        </div>
+    );
+};
 
 // collectd writes a sample every interval (10 s by default); a minute is
 // fine-grained enough for a chart whose smallest range is an hour.
@@ -74,7 +83,7 @@ function toMiB(v) {
     return v === null ? null : v / 1048576;
 }
 
-export const History = ({ array, systemFloor }) => {
+export const History = ({ array, systemFloor, helpExpanded }) => {
     const [range, setRange] = useState("1h");
     const seconds = RANGES.find(r => r.key === range).seconds;
     const state = useHistory(array.Name, seconds);
@@ -85,7 +94,7 @@ export const History = ({ array, systemFloor }) => {
     } else if (state.error) {
         body = <Alert variant="warning" isInline isPlain title={_("The history could not be read")}>{state.error}</Alert>;
     } else if (state.missing) {
-        body = <NotRecording array={array.Name} datadir={state.datadir} />;
+        body = <NotRecording array={array.Name} datadir={state.datadir} expanded={helpExpanded} />;
     } else {
         const { times, series } = state.data;
         const bands = boostedMask(series.sync_speed_min, systemFloor * 1024);
@@ -114,12 +123,13 @@ export const History = ({ array, systemFloor }) => {
         <section className="mdb-history" aria-label={cockpit.format(_("History of $0"), array.Name)}>
             <div className="mdb-history-head">
                 <h4 className="mdb-section-title">{_("History")}</h4>
+                {state.data &&
                 <ToggleGroup isCompact aria-label={_("Time range")}>
                     {RANGES.map(r => (
                         <ToggleGroupItem key={r.key} text={RANGE_LABELS[r.key]} buttonId={`range-${array.Name}-${r.key}`}
                                          isSelected={range === r.key} onChange={() => setRange(r.key)} />
                     ))}
-                </ToggleGroup>
+                </ToggleGroup>}
             </div>
             {body}
         </section>

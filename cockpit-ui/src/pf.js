@@ -12,6 +12,7 @@ export {
 export {
     EmptyState, EmptyStateBody, EmptyStateHeader, EmptyStateIcon,
 } from "@patternfly/react-core/dist/esm/components/EmptyState/index.js";
+export { ExpandableSection } from "@patternfly/react-core/dist/esm/components/ExpandableSection/index.js";
 export { Label, LabelGroup } from "@patternfly/react-core/dist/esm/components/Label/index.js";
 export { Modal, ModalVariant } from "@patternfly/react-core/dist/esm/components/Modal/index.js";
 export { Page, PageSection } from "@patternfly/react-core/dist/esm/components/Page/index.js";
