@@ -36,5 +36,7 @@ INTEGRATION_TESTS += \
 	tests/integration/service-journal-corrupt \
 	tests/integration/service-conflict \
 	tests/integration/service-bad-input \
+	tests/integration/service-write-failure \
+	tests/integration/service-clients \
 	tests/integration/service-docs
 endif

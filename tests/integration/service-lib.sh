@@ -155,6 +155,11 @@ mdb_init() {
 	trap 'exit 130' INT TERM HUP
 	MDB_STATE=$MDB_TMP/state
 	mkdir -m 0700 "$MDB_STATE"
+	# Rules may be added before polkitd starts: its rules folder exists from now on.
+	if mdb_can_unshare; then
+		MDB_POLKIT_RULES=$MDB_TMP/polkit/etc-rules
+		mkdir -p "$MDB_POLKIT_RULES"
+	fi
 }
 
 # A MemTotal the memory budget can be computed from: 4 GiB.
@@ -274,32 +279,36 @@ mdb_polkit_rule() {
 	EOF
 }
 
-# mdb_grant_group: installs the rule letting MDB_GROUP boost and restore.
-# polkitd watches its rules folders and reloads them by itself.
-mdb_grant_group() {
+# mdb_add_polkit_rule NAME < RULE: installs a rules file (JavaScript on stdin;
+# not at the end of a pipe, whose subshell would forget what to remove)
+# for the test's polkitd, which watches its rules folders and reloads them.
+mdb_add_polkit_rule() {
+	local f
 	if [ -n "$MDB_POLKIT_RULES" ]; then
-		mdb_polkit_rule >"$MDB_POLKIT_RULES/10-mdboost-test.rules.tmp"
-		chown polkitd "$MDB_POLKIT_RULES/10-mdboost-test.rules.tmp" 2>/dev/null
-		mv "$MDB_POLKIT_RULES/10-mdboost-test.rules.tmp" "$MDB_POLKIT_RULES/10-mdboost-test.rules"
+		f=$MDB_POLKIT_RULES/$1.rules
 	else
-		local f=/etc/polkit-1/rules.d/10-mdboost-test-$$.rules
+		f=/etc/polkit-1/rules.d/$1-$$.rules
 		MDB_INSTALLED+=("$f")
-		mdb_polkit_rule >"$f.tmp" && mv "$f.tmp" "$f"
 	fi
+	cat >"$f.tmp" || return 1
+	chown polkitd "$f.tmp" 2>/dev/null
+	mv "$f.tmp" "$f"
 }
+
+# mdb_grant_group: installs the rule letting MDB_GROUP boost and restore.
+mdb_grant_group() { mdb_add_polkit_rule 10-mdboost-test < <(mdb_polkit_rule); }
 
 # mdb_start_polkit [--grant-group]: Debian's polkitd on the private bus, with
 # the project's .policy among its actions.
 mdb_start_polkit() {
 	local pk=$MDB_TMP/polkit
-	if mdb_can_unshare; then
-		mkdir -p "$pk/actions" "$pk/share-rules" "$pk/etc-rules"
+	if [ -n "$MDB_POLKIT_RULES" ]; then
+		mkdir -p "$pk/actions" "$pk/share-rules"
 		cp /usr/share/polkit-1/actions/*.policy "$pk/actions/" 2>/dev/null
 		cp "$MDB_TOP/policy/org.mdboost.MdBoost1.policy" "$pk/actions/"
 		cp /usr/share/polkit-1/rules.d/*.rules "$pk/share-rules/" 2>/dev/null
-		chown -R polkitd "$pk" 2>/dev/null
-		MDB_POLKIT_RULES=$pk/etc-rules
 		[ "${1:-}" = --grant-group ] && mdb_grant_group
+		chown -R polkitd "$pk" 2>/dev/null
 		# polkitd changes to user polkitd by itself once started as root.
 		unshare --mount --propagation private -- sh -c '
 			mount --bind "$1/actions" /usr/share/polkit-1/actions &&
