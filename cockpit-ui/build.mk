@@ -10,7 +10,7 @@ COCKPIT_DESTDIR := $(DESTDIR)$(PREFIX)/share/cockpit/mdboost
 
 ALL_TARGETS     += $(COCKPIT_OUT)
 INSTALL_TARGETS += install-cockpit
-DEB_PACKAGES    += nodejs npm cockpit-ws cockpit-bridge cockpit-system chromium rrdtool curl
+DEB_PACKAGES    += nodejs:node npm:npm cockpit-ws cockpit-bridge cockpit-system chromium rrdtool curl
 
 # npm ci installs exactly what the lock file pins; it runs only when
 # node_modules is missing or older than the lock file.
