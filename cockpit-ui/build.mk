@@ -28,3 +28,6 @@ install-cockpit: $(COCKPIT_OUT)
 
 # The page in headless Chromium against cockpit-ws and the fake-kernel service.
 INTEGRATION_TESTS += tests/integration/ui-browser
+
+# The page's data logic under node, with the real find and rrdtool.
+INTEGRATION_TESTS += tests/integration/ui-units

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+//
+// The page's data logic outside the browser: history discovery and parsing
+// run against real `find` and `rrdtool` on RRD files made from known values,
+// and the formatting of the service's numbers and errors. cockpit.js is
+// replaced by a stand-in whose spawn() runs the real commands.
+//
+//   node tests/integration/ui-units.js      (needs `make` for cockpit-ui/node_modules)
+"use strict";
+
+const assert = require("assert/strict");
+const { execFileSync } = require("child_process");
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const test = require("node:test");
+
+const top = path.resolve(__dirname, "../..");
+const esbuild = require(path.join(top, "cockpit-ui/node_modules/esbuild"));
+
+function format(fmt, ...args) {
+    return fmt.replace(/\$(\d)/g, (_, i) => String(args[i]));
+}
+
+globalThis.window = {
+    cockpit: {
+        gettext: s => s,
+        ngettext: (one, many, n) => (n === 1 ? one : many),
+        format,
+        format_bytes: (b) => `${b} B`,
+        format_bytes_per_sec: (b) => `${b} B/s`,
+        location: { options: {} },
+        file: () => ({ read: () => Promise.reject(new Error("no collectd.conf here")) }),
+        spawn: (argv) => new Promise((resolve, reject) => {
+            try {
+                resolve(execFileSync(argv[0], argv.slice(1), { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+            } catch (err) {
+                reject(err);
+            }
+        }),
+    },
+};
+
+// Bundles the page's modules for node, the way build.js does for the browser.
+function load(modules) {
+    const entry = modules.map((m, i) => `export * as m${i} from ${JSON.stringify(path.join(top, "cockpit-ui/src", m))};`).join("\n");
+    const out = esbuild.buildSync({
+        stdin: { contents: entry, resolveDir: top, loader: "js" },
+        bundle: true, platform: "node", format: "cjs", write: false, logLevel: "silent",
+    });
+    const mod = { exports: {} };
+    new Function("module", "exports", "require", out.outputFiles[0].text)(mod, mod.exports, require);
+    return modules.map((_, i) => mod.exports[`m${i}`]);
+}
+
+const [history, fmt] = load(["history.js", "format.js"]);
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mdboost-ui-units."));
+process.on("exit", () => fs.rmSync(tmp, { recursive: true, force: true }));
+
+// One RRD per series, a sample every 10 s for the last 20 minutes.
+function makeRrd(file, valueAt) {
+    const now = Math.floor(Date.now() / 1000);
+    const start = now - 1200;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    execFileSync("rrdtool", ["create", file, "--step", "10", "--start", String(start - 10),
+        "DS:value:GAUGE:20:0:U", "RRA:AVERAGE:0.5:1:360"]);
+    const updates = [];
+    for (let i = 0; i <= 120; i++)
+        updates.push(`${start + i * 10}:${valueAt(i)}`);
+    execFileSync("rrdtool", ["update", file, ...updates]);
+}
+
+test("findFiles picks each series from the newest host folder and ignores the rest", async () => {
+    const dd = path.join(tmp, "find");
+    for (const host of ["old.example", "new.example"])
+        fs.mkdirSync(path.join(dd, host, "mdraid-md0"), { recursive: true });
+    for (const f of ["bytes-sync_speed", "percent-sync_progress", "count-mismatch_cnt"]) {
+        fs.writeFileSync(path.join(dd, "old.example/mdraid-md0", `${f}.rrd`), "");
+        fs.writeFileSync(path.join(dd, "new.example/mdraid-md0", `${f}.rrd`), "");
+        const old = new Date(Date.now() - 86400000);
+        fs.utimesSync(path.join(dd, "old.example/mdraid-md0", `${f}.rrd`), old, old);
+    }
+    fs.mkdirSync(path.join(dd, "new.example/mdraid-md10"), { recursive: true });
+    fs.writeFileSync(path.join(dd, "new.example/mdraid-md10/bytes-sync_speed_min.rrd"), "");
+
+    const files = await history.findFiles(dd, "md0");
+    assert.deepEqual(files, {
+        sync_speed: path.join(dd, "new.example/mdraid-md0/bytes-sync_speed.rrd"),
+        sync_progress: path.join(dd, "new.example/mdraid-md0/percent-sync_progress.rrd"),
+    });
+    assert.equal(await history.findFiles(dd, "md1"), null, "no folder for md1");
+    assert.equal(await history.findFiles(path.join(tmp, "absent"), "md0"), null, "no DataDir at all");
+});
+
+test("exportSeries reads the known values back through rrdtool xport", async () => {
+    const dir = path.join(tmp, "xport/host/mdraid-md0");
+    makeRrd(path.join(dir, "bytes-sync_speed.rrd"), i => (i < 60 ? 1048576 : 3145728));
+    makeRrd(path.join(dir, "bytes-sync_speed_min.rrd"), i => (i < 60 ? 1024000 : 51200000));
+    makeRrd(path.join(dir, "percent-sync_progress.rrd"), i => i / 2);
+    const files = await history.findFiles(path.join(tmp, "xport"), "md0");
+    const { times, series } = await history.exportSeries(files, 1200);
+
+    assert.deepEqual(Object.keys(series).sort(), ["sync_progress", "sync_speed", "sync_speed_min"]);
+    assert.equal(times.length, series.sync_speed.length);
+    assert.ok(times.every((t, i) => i === 0 || t > times[i - 1]), "times increase");
+    const known = series.sync_speed.filter(v => v !== null);
+    assert.ok(known.length >= 100, `most samples are known (${known.length})`);
+    assert.equal(known[0], 1048576);
+    assert.equal(known[known.length - 1], 3145728);
+    const progress = series.sync_progress.filter(v => v !== null);
+    assert.ok(progress[progress.length - 1] > 55 && progress[progress.length - 1] <= 60);
+
+    const mask = history.boostedMask(series.sync_speed_min, 1000 * 1024);
+    const firstBoosted = mask.indexOf(true);
+    assert.ok(firstBoosted > 0, "the first half is not boosted");
+    assert.ok(mask.slice(firstBoosted).every((b, i) => b || series.sync_speed_min[firstBoosted + i] === null),
+              "everything after the floor rose is boosted");
+});
+
+test("parseXport turns old rrdtool's NaN into gaps", () => {
+    const text = '{ "meta": { "start": 100, "step": 10, "legend": ["sync_speed"] }, "data": [ [ NaN ], [ 5.0e+00 ] ] }';
+    assert.deepEqual(history.parseXport(text), { times: [110, 120], series: { sync_speed: [null, 5] } });
+});
+
+test("tunableMeaning reads the kernel's speed limit texts", () => {
+    assert.equal(fmt.tunableMeaning("sync_speed_min", "1000 (system)"), "1024000 B/s, system default");
+    assert.equal(fmt.tunableMeaning("sync_speed_max", "50000 (local)"), "51200000 B/s");
+    assert.equal(fmt.tunableMeaning("sync_speed_min", "50000"), "51200000 B/s");
+    assert.equal(fmt.tunableMeaning("stripe_cache_size", "256"), "");
+    assert.equal(fmt.tunableMeaning("sync_speed_min", "none"), "");
+});
+
+test("formatDuration counts days, hours and minutes", () => {
+    assert.equal(fmt.formatDuration(0), "unknown");
+    assert.equal(fmt.formatDuration(20), "less than a minute");
+    assert.equal(fmt.formatDuration(60), "1 minute");
+    assert.equal(fmt.formatDuration(3 * 3600 + 25 * 60), "3 hours 25 minutes");
+    assert.equal(fmt.formatDuration(2 * 86400 + 3600 + 59 * 60), "2 days 1 hour");
+});
+
+test("describeError words every service error and keeps the service's message", () => {
+    for (const name of ["NotAuthorized", "NoSuchArray", "NotSupported", "InvalidArgument", "Busy", "Conflict", "Failed"]) {
+        const { title } = fmt.describeError({ name: `org.mdboost.MdBoost1.Error.${name}`, message: "x" });
+        assert.notEqual(title, "The request failed.", `${name} has its own words`);
+    }
+    const d = fmt.describeError({ name: "org.mdboost.MdBoost1.Error.Busy", message: "sync_max: EBUSY" });
+    assert.equal(d.detail, "sync_max: EBUSY");
+    assert.equal(fmt.describeError({ problem: "disconnected" }).title, "The request failed.");
+});
+
+test("compareTunables lists what a boost changes first", () => {
+    const names = ["sync_max", "read_ahead_kb", "zzz_unknown", "sync_speed_max", "stripe_cache_size", "sync_speed_min"];
+    assert.deepEqual(names.sort(fmt.compareTunables),
+                     ["sync_speed_min", "sync_speed_max", "stripe_cache_size", "read_ahead_kb", "sync_max", "zzz_unknown"]);
+});
