@@ -170,6 +170,25 @@ async function testUnprivileged(page) {
     check(await page.locator("#mdb-boost-dialog").count() === 0, "clicking the disabled Boost opens nothing");
 }
 
+// Cockpit's shell lists the page in its menu by the manifest's order, 31:
+// right after Storage (30), before Networking (40) and Accounts (70), and
+// opens it in its frame.
+async function testMenu(browser, base) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${base}/`);
+    const link = page.locator("nav a", { hasText: "RAID rebuild" });
+    await link.waitFor({ timeout: 20000 });
+    const names = await page.locator("nav a").allInnerTexts();
+    const at = names.indexOf("RAID rebuild");
+    check(at > names.indexOf("Logs") && at < names.indexOf("Accounts"),
+          `the menu lists RAID rebuild among the system pages where Storage is (${names.join(", ")})`);
+    await link.click();
+    const frame = page.frameLocator("iframe[name='cockpit1:localhost/mdboost']");
+    await frame.locator("[data-array=md0]").waitFor({ timeout: 20000 });
+    check(true, "the menu entry opens the page, which shows md0");
+    await page.close();
+}
+
 // The service leaving the bus turns the cards into a message with the command
 // that starts it, without reloading the page.
 async function testServiceGone(page) {
@@ -190,6 +209,7 @@ async function main() {
         process.exit(77);
     }
     try {
+        await testMenu(browser, env.UI_ADMIN_URL);
         const admin = await openPage(browser, env.UI_ADMIN_URL);
         await testHistory(admin);
         await testBoostRestore(admin);
