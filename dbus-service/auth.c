@@ -15,6 +15,8 @@
 /* An interactive question waits for a person to type a password. */
 #define AUTH_TIMEOUT_MS 25000
 #define AUTH_INTERACTIVE_TIMEOUT_MS 300000
+/* Questions one client may have out at once: a flood from one cannot starve the others. */
+#define AUTH_MAX_PER_CALLER 16
 
 typedef enum auth_state {
         AUTH_CREDENTIALS,
@@ -225,6 +227,15 @@ static int credentials_ask(auth_request *req) {
         return 0;
 }
 
+static unsigned count_pending(const context *c, const char *sender) {
+        unsigned n = 0;
+
+        for (const auth_request *req = c->auths; req; req = req->next)
+                if (strcmp(req->who.bus_name, sender) == 0)
+                        n++;
+        return n;
+}
+
 int auth_check(context *c, DBusMessage *m, const char *action, caller *ret_caller) {
         const char *sender = dbus_message_get_sender(m);
         auth_request *req;
@@ -245,6 +256,8 @@ int auth_check(context *c, DBusMessage *m, const char *action, caller *ret_calle
         }
         if (!sender)
                 return -EACCES;
+        if (count_pending(c, sender) >= AUTH_MAX_PER_CALLER)
+                return -EBUSY;
 
         req = calloc(1, sizeof(*req));
         if (!req)

@@ -32,7 +32,8 @@ void auth_set_redispatch(auth_redispatch_fn fn);
 /*
  * 1: authorised, @ret_caller filled. 0: the question is out; return without
  * replying, the call comes back through the redispatch function. -EACCES:
- * denied, or polkit could not be asked.
+ * denied, or polkit could not be asked. -EBUSY: this caller already has too
+ * many calls waiting for an answer.
  */
 int auth_check(context *c, DBusMessage *m, const char *action, caller *ret_caller);
 

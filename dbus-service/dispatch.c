@@ -124,6 +124,11 @@ void dispatch_message(context *c, DBusMessage *m) {
                 r = auth_check(c, m, mt->action, &who);
                 if (r == 0)
                         return; /* resumed by the answer */
+                if (r == -EBUSY) {
+                        send_reply(c, m, errors_reply(m, r, "Too many of your calls are waiting for "
+                                                      "authorisation; wait for their answers."));
+                        return;
+                }
                 if (r < 0) {
                         send_reply(c, m, errors_reply(m, -EACCES, "You are not allowed to %s md arrays (polkit action %s).",
                                                       strcmp(mt->action, ACTION_BOOST) == 0 ? "boost" : "restore",

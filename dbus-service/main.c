@@ -53,7 +53,10 @@ static int parse_args(int argc, char *argv[], args *ret) {
         args a = { .root = "/", .state_dir = "/run/mdboost", .config = CONFIG_DEFAULT_PATH };
         int c;
 
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+        for (;;) {
+                c = getopt_long(argc, argv, "h", options, NULL);
+                if (c < 0)
+                        break;
                 switch (c) {
                 case ARG_ROOT:
                         a.root = optarg;

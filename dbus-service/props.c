@@ -327,9 +327,8 @@ bool props_append_all(const context *c, obj_kind k, const md_array *a, DBusMessa
 
 /* A text that is equal for two values exactly when the values are equal. */
 static void canonical(DBusMessageIter *it, FILE *f) {
-        int type;
-
-        while ((type = dbus_message_iter_get_arg_type(it)) != DBUS_TYPE_INVALID) {
+        for (int type = dbus_message_iter_get_arg_type(it); type != DBUS_TYPE_INVALID;
+             type = dbus_message_iter_get_arg_type(it)) {
                 if (dbus_type_is_container(type)) {
                         DBusMessageIter sub;
                         dbus_message_iter_recurse(it, &sub);

@@ -184,15 +184,13 @@ static int boost_write(context *c, const md_array *a, const journal_entry *befor
         return 0;
 }
 
-int service_boost(context *c, const char *spec, const char *profile_name, const boost_options *o,
-                  const struct caller *who, op_result *res) {
-        char errbuf[512], detail[64];
-        journal_entry before, e;
-        const journal_entry *old;
+/* Reads, resolves and validates: the plan of writes, or why there is none. */
+static int boost_plan(context *c, const char *spec, const char *profile_name, const boost_options *o,
+                      op_result *res, const md_array **ret_array, profile *ret_profile, plan *ret_plan) {
+        char errbuf[512];
         const md_array *a;
         plan_input in;
         profile pr;
-        plan p;
         int r;
 
         r = service_refresh(c);
@@ -210,7 +208,7 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         if (!a)
                 return -ENOENT;
         in = (plan_input){ .array = a, .settings = &c->cfg.profiles, .budget_bytes = budget_for(c, a) };
-        r = profile_plan(&in, pr, o, &p, errbuf, sizeof(errbuf));
+        r = profile_plan(&in, pr, o, ret_plan, errbuf, sizeof(errbuf));
         if (r < 0) {
                 snprintf(res->message, sizeof(res->message), "%s", errbuf);
                 return r;
@@ -220,40 +218,68 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
                          "%s has no UUID (no superblock), so a boost could not be restored after a restart.", a->name);
                 return -EOPNOTSUPP;
         }
+        *ret_array = a;
+        *ret_profile = pr;
+        return 0;
+}
+
+/*
+ * Originals first: saves the entry with every value about to be overwritten
+ * before anything is written. @before gets the previous entry, if any.
+ */
+static int boost_save_originals(context *c, const md_array *a, profile pr, const plan *p, journal_entry *before,
+                                bool *had_before, journal_entry *e, op_result *res) {
+        const journal_entry *old = journal_find(&c->journal, a->uuid);
+        int r;
+
+        *had_before = old != NULL;
+        if (old)
+                *before = *old;
+        entry_start(a, *had_before ? before : NULL, pr, e);
+        for (unsigned i = 0; i < p->n; i++)
+                if (e->originals[p->items[i].tunable].kind == MD_V_ABSENT)
+                        e->originals[p->items[i].tunable] = p->items[i].old;
+        r = journal_put(&c->journal, e);
+        if (r == 0)
+                r = service_save_journal(c);
+        if (r < 0) {
+                if (*had_before)
+                        journal_put(&c->journal, before);
+                else
+                        journal_remove(&c->journal, e->uuid);
+                snprintf(res->message, sizeof(res->message),
+                         "Could not save the originals in %s (%s); nothing was written.", c->state_dir, strerror(-r));
+        }
+        return r;
+}
+
+int service_boost(context *c, const char *spec, const char *profile_name, const boost_options *o,
+                  const struct caller *who, op_result *res) {
+        journal_entry before, e;
+        const md_array *a;
+        bool had_before;
+        profile pr;
+        plan p;
+        int r;
+
+        r = boost_plan(c, spec, profile_name, o, res, &a, &pr, &p);
+        if (r < 0)
+                return r;
         changes_from_plan(&p, res);
         if (o->dry_run)
                 return 0;
 
-        /* Originals first: the journal holds every value before it is overwritten. */
-        old = journal_find(&c->journal, a->uuid);
-        if (old)
-                before = *old;
-        entry_start(a, old ? &before : NULL, pr, &e);
-        for (unsigned i = 0; i < p.n; i++)
-                if (e.originals[p.items[i].tunable].kind == MD_V_ABSENT)
-                        e.originals[p.items[i].tunable] = p.items[i].old;
-        r = journal_put(&c->journal, &e);
-        if (r == 0)
-                r = service_save_journal(c);
-        if (r < 0) {
-                if (old)
-                        journal_put(&c->journal, &before);
-                else
-                        journal_remove(&c->journal, e.uuid);
-                snprintf(res->message, sizeof(res->message),
-                         "Could not save the originals in %s (%s); nothing was written.", c->state_dir, strerror(-r));
+        r = boost_save_originals(c, a, pr, &p, &before, &had_before, &e, res);
+        if (r < 0)
                 return r;
-        }
-
-        r = boost_write(c, a, old ? &before : NULL, &e, &p, res);
-        snprintf(detail, sizeof(detail), "%s", profile_to_string(pr));
+        r = boost_write(c, a, had_before ? &before : NULL, &e, &p, res);
         if (r < 0) {
-                audit_log(who, "boost-failed", a->name, a->uuid, detail, NULL, 0);
+                audit_log(who, "boost-failed", a->name, a->uuid, profile_to_string(pr), NULL, 0);
                 return r;
         }
         journal_put(&c->journal, &e);
         service_save_journal(c);
-        audit_log(who, "boost", a->name, a->uuid, detail, res->changes, res->n_changes);
+        audit_log(who, "boost", a->name, a->uuid, profile_to_string(pr), res->changes, res->n_changes);
         return 0;
 }
 

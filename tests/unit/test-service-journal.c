@@ -135,7 +135,7 @@ static void remove_dir(const char *path) {
         char p[4096];
 
         assert_non_null(d);
-        while ((de = readdir(d))) {
+        for (de = readdir(d); de; de = readdir(d)) {
                 if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
                         continue;
                 snprintf(p, sizeof(p), "%s/%s", path, de->d_name);
@@ -153,7 +153,7 @@ static void list_dir(const char *path, char *buf, size_t size) {
 
         buf[0] = 0;
         assert_non_null(d);
-        while ((de = readdir(d)))
+        for (de = readdir(d); de; de = readdir(d))
                 if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
                         len += (size_t)snprintf(buf + len, size - len, "%s ", de->d_name);
         closedir(d);
