@@ -38,5 +38,7 @@ INTEGRATION_TESTS += \
 	tests/integration/service-bad-input \
 	tests/integration/service-write-failure \
 	tests/integration/service-clients \
+	tests/integration/service-arrays \
+	tests/integration/service-quiet \
 	tests/integration/service-docs
 endif
