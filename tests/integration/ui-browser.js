@@ -3,12 +3,13 @@
 // Browser half of tests/integration/ui-browser: drives the Cockpit page in
 // headless Chromium and checks what it shows against what the service wrote
 // into the fixture root. Run by ui-browser, which sets the UI_* variables;
-// UI_SHOTS_DIR, when set, also receives the Boost dialog and the limited
-// session as PNG files, for looking at them.
+// UI_SHOTS_DIR, when set, also receives the Boost dialog, its error and the
+// limited session as PNG files, for looking at them.
 "use strict";
 
 const fs = require("fs");
 const path = require("path");
+const { spawn } = require("child_process");
 const { chromium } = require(process.env.UI_PLAYWRIGHT);
 
 const env = process.env;
@@ -200,6 +201,38 @@ async function testServiceGone(page) {
     check(await page.locator("[data-array]").count() === 0, "no stale array card stays on the page");
 }
 
+// The service again, with the fake kernel refusing the stripe cache with
+// EBUSY: the page picks it up when it returns to the bus, and a Boost that
+// fails shows the refusal in words inside the dialog, with nothing changed.
+async function testServiceError(page) {
+    const service = spawn(env.UI_SERVICE_BIN, ["--root", env.MDB_ROOT, "--state-dir", env.UI_STATE_DIR], {
+        env: { ...process.env, MDBOOST_FAKEKERNEL_FAIL: "sys/block/md0/md/stripe_cache_size=EBUSY" },
+        stdio: ["ignore", "ignore", fs.openSync(env.UI_SERVICE_LOG, "a")],
+    });
+    fs.writeFileSync(env.UI_SERVICE_PIDFILE, String(service.pid));
+    try {
+        const card = page.locator("[data-array=md0]");
+        await card.waitFor({ timeout: 20000 });
+        check(true, "the cards come back when the service returns to the bus");
+        const before = ["sync_speed_min", "sync_speed_max", "stripe_cache_size"].map(n => readTunable(env.MDB_ROOT, n));
+        await card.getByRole("button", { name: "Boost md0" }).click();
+        await page.locator("#mdb-boost-dialog tr[data-tunable=stripe_cache_size]").waitFor({ timeout: 10000 });
+        await page.locator("#mdb-boost-confirm").click();
+        const alert = page.locator("#mdb-boost-dialog .mdb-error");
+        await alert.waitFor({ timeout: 10000 });
+        const text = await alert.innerText();
+        if (env.UI_SHOTS_DIR)
+            await page.screenshot({ path: path.join(env.UI_SHOTS_DIR, "boost-error.png") });
+        check(/kernel is busy/.test(text), `a Busy error is shown in words in the dialog (${text.replace(/\s+/g, " ")})`);
+        const after = ["sync_speed_min", "sync_speed_max", "stripe_cache_size"].map(n => readTunable(env.MDB_ROOT, n));
+        check(JSON.stringify(after) === JSON.stringify(before), "the refused Boost left every file as it was");
+        check(await card.getAttribute("data-boosted") === "false", "the card does not claim a boost");
+        await page.locator("#mdb-boost-dialog").getByRole("button", { name: "Cancel" }).click();
+    } finally {
+        service.kill("SIGTERM");
+    }
+}
+
 async function main() {
     let browser;
     try {
@@ -216,6 +249,7 @@ async function main() {
         const user = await openPage(browser, env.UI_USER_URL);
         await testUnprivileged(user);
         await testServiceGone(admin);
+        await testServiceError(admin);
     } catch (err) {
         failed++;
         console.log(`FAIL: ${err.message}`);
