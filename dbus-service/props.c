@@ -15,6 +15,8 @@ enum {
         P_PROFILE, P_BOOSTED_SINCE, P_ORIGINALS, _P_ARRAY_MAX,
 };
 
+_Static_assert(_P_ARRAY_MAX <= PROPS_MAX, "PROPS_MAX holds every property");
+
 static const prop_def array_props[_P_ARRAY_MAX] = {
         [P_NAME] = { "Name", "s" },
         [P_DEVICE] = { "Device", "s" },
@@ -411,10 +413,8 @@ static int emit_changed(context *c, obj_kind k, const md_array *a, const char *p
         return ok ? 0 : -ENOMEM;
 }
 
-int props_update(context *c, obj_kind k, const md_array *a, const char *path, prop_cache *cache,
-                 bool emit) {
+int props_snapshot(const context *c, obj_kind k, const md_array *a, prop_cache *ret) {
         unsigned n;
-        bool which[64] = {}, any = false;
         char **values;
         int r;
 
@@ -428,13 +428,35 @@ int props_update(context *c, obj_kind k, const md_array *a, const char *path, pr
                 prop_cache_free(&tmp);
                 return r;
         }
-        for (unsigned i = 0; i < n; i++) {
-                which[i] = cache->n != n || !cache->values[i] || !values[i] || strcmp(cache->values[i], values[i]) != 0;
-                any = any || which[i];
+        *ret = (prop_cache){ .values = values, .n = n };
+        return 0;
+}
+
+unsigned props_diff(const prop_cache *old, const prop_cache *now, bool *which) {
+        unsigned changed = 0;
+
+        for (unsigned i = 0; i < now->n; i++) {
+                which[i] = old->n != now->n || !old->values[i] || !now->values[i] ||
+                           strcmp(old->values[i], now->values[i]) != 0;
+                changed += which[i];
         }
+        return changed;
+}
+
+int props_update(context *c, obj_kind k, const md_array *a, const char *path, prop_cache *cache,
+                 bool emit) {
+        bool which[PROPS_MAX] = {};
+        prop_cache now;
+        unsigned changed;
+        int r;
+
+        r = props_snapshot(c, k, a, &now);
+        if (r < 0)
+                return r;
+        changed = props_diff(cache, &now, which);
         prop_cache_free(cache);
-        *cache = (prop_cache){ .values = values, .n = n };
-        if (emit && any && c->bus)
+        *cache = now;
+        if (emit && changed > 0 && c->bus)
                 return emit_changed(c, k, a, path, which);
         return 0;
 }

@@ -19,6 +19,9 @@ typedef enum obj_kind {
         _OBJ_KIND_MAX,
 } obj_kind;
 
+/* More than either table holds. */
+#define PROPS_MAX 64
+
 typedef struct prop_def {
         const char *name;
         const char *signature;
@@ -44,6 +47,12 @@ bool props_append_all(const context *c, obj_kind k, const md_array *a, DBusMessa
  */
 int props_update(context *c, obj_kind k, const md_array *a, const char *path, prop_cache *cache,
                  bool emit);
+
+/* One canonical text per property: equal texts, equal values. */
+int props_snapshot(const context *c, obj_kind k, const md_array *a, prop_cache *ret);
+
+/* Marks in @which (one per property) what differs between two snapshots; returns how many. */
+unsigned props_diff(const prop_cache *old, const prop_cache *now, bool *which);
 
 void prop_cache_free(prop_cache *cache);
 
