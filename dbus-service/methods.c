@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dispatch.h"
@@ -128,7 +129,7 @@ DBusMessage *method_array_restore(call *k) {
 
 /* Restores every boost; conflicts and failures are reported after all were tried. */
 DBusMessage *method_restore_all(call *k) {
-        char errbuf[512], names[64][MD_NAME_MAX + 1];
+        char errbuf[512], (*names)[MD_NAME_MAX + 1];
         int first_err = 0;
         op_result failed = {};
         unsigned n = 0;
@@ -143,7 +144,10 @@ DBusMessage *method_restore_all(call *k) {
         r = service_refresh(k->c);
         if (r < 0)
                 return errors_reply(k->m, r, "Could not read the md arrays: %s.", strerror(-r));
-        for (unsigned i = 0; i < k->c->arrays.n && n < 64; i++) {
+        names = calloc(k->c->arrays.n ? k->c->arrays.n : 1, sizeof(*names));
+        if (!names)
+                return NULL;
+        for (unsigned i = 0; i < k->c->arrays.n; i++) {
                 const md_array *a = &k->c->arrays.arrays[i];
                 op_result res = {};
 
@@ -158,12 +162,16 @@ DBusMessage *method_restore_all(call *k) {
                         snprintf(names[n++], sizeof(names[0]), "%s", a->name);
         }
         monitor_publish(k->c, true);
-        if (first_err)
+        if (first_err) {
+                free(names);
                 return errors_reply(k->m, first_err, "%s", failed.message);
+        }
 
         reply = dbus_message_new_method_return(k->m);
-        if (!reply)
+        if (!reply) {
+                free(names);
                 return NULL;
+        }
         dbus_message_iter_init_append(reply, &it);
         if (!dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "s", &arr))
                 goto oom;
@@ -174,8 +182,10 @@ DBusMessage *method_restore_all(call *k) {
         }
         if (!dbus_message_iter_close_container(&it, &arr))
                 goto oom;
+        free(names);
         return reply;
 oom:
+        free(names);
         dbus_message_unref(reply);
         return NULL;
 }
