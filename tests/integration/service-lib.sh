@@ -27,6 +27,9 @@
 # installs the project's .policy and the test rule into the host folders for
 # the run instead and removes them again in the EXIT trap.
 
+# One collation for every sort and comparison, whatever the caller's locale.
+export LC_ALL=C
+
 MDB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 MDB_FIXTURES=$MDB_TOP/tests/fixtures
 MDB_SERVICE_BIN=${MDB_SERVICE_BIN:-$MDB_TOP/build/tests/mdboostd-fakekernel}
