@@ -36,6 +36,7 @@ typedef struct journal_entry {
         char operation[JOURNAL_WORD_MAX];
         md_tval originals[_MD_T_ARRAY_MAX]; /* kind MD_V_ABSENT: not saved */
         md_tval written[_MD_T_ARRAY_MAX];   /* read back after our write */
+        uint64_t retry_usec; /* not saved: no automatic restore before this CLOCK_MONOTONIC time */
 } journal_entry;
 
 typedef struct journal {

@@ -4,10 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errors.h"
 #include "log.h"
 #include "monitor.h"
 #include "props.h"
 #include "service.h"
+
+/* How long an automatic restore that the kernel refused waits before the next try. */
+#define AUTO_RESTORE_RETRY_USEC (60ull * 1000000ull)
 
 static const char *const std_ifaces[] = {
         DBUS_INTERFACE_PROPERTIES,
@@ -134,6 +138,7 @@ static bool follow_boost(context *c, const char *uuid) {
         const md_array *a;
         char why[96];
         op_result res = {};
+        int r;
 
         if (!e)
                 return false;
@@ -157,11 +162,16 @@ static bool follow_boost(context *c, const char *uuid) {
                 log_info("%s: %s started; the boost ends with it", a->name, e->operation);
                 return true;
         }
-        if (a->sync_action != MD_SYNC_IDLE)
+        if (a->sync_action != MD_SYNC_IDLE || e->retry_usec > loop_now_usec())
                 return false;
         snprintf(why, sizeof(why), "after %s ended", e->operation);
-        if (service_restore_array(c, a, NULL, why, &res) < 0 && res.message[0])
+        r = service_restore_array(c, a, NULL, why, &res);
+        if (r < 0 && res.message[0])
                 log_warning("automatic restore of %s: %s", a->name, res.message);
+        /* A write the kernel refused stays in the journal: try again later, not on every poll. */
+        e = journal_find(&c->journal, uuid);
+        if (e && r < 0 && r != -MDB_ECONFLICT)
+                e->retry_usec = loop_now_usec() + AUTO_RESTORE_RETRY_USEC;
         return false; /* service_restore_array saved the journal */
 }
 
