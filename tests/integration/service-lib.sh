@@ -57,6 +57,7 @@ MDB_MONITOR_PID=
 MDB_SERVICE_PID=
 MDB_SERVICE_UNIQUE=
 MDB_SIGNAL_PID=
+MDB_PIDS=() # more background processes a test started (mdb_track_pid)
 MDB_INSTALLED=()
 MDB_POLKITD=
 MDB_POLKIT_RULES=
@@ -126,10 +127,14 @@ mdb_ensure_users() {
 	id -nG "$MDB_ADMIN" | grep -qw "$MDB_GROUP" || usermod -a -G "$MDB_GROUP" "$MDB_ADMIN"
 }
 
+# mdb_track_pid PID: a background process of the test, killed on exit.
+mdb_track_pid() { MDB_PIDS+=("$1"); }
+
 mdb_cleanup() {
 	local rc=$?
 	local pid f
-	for pid in "$MDB_SERVICE_PID" "$MDB_SIGNAL_PID" "$MDB_MONITOR_PID" "$MDB_POLKIT_PID" "$MDB_BUS_PID"; do
+	for pid in "${MDB_PIDS[@]}" "$MDB_SERVICE_PID" "$MDB_SIGNAL_PID" "$MDB_MONITOR_PID" "$MDB_POLKIT_PID" \
+		"$MDB_BUS_PID"; do
 		[ -n "$pid" ] || continue
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
