@@ -85,6 +85,27 @@ async function testHistory(page) {
           `the shaded band starts halfway through the hour (${startFraction.toFixed(2)})`);
 }
 
+const AXE_SOURCE = fs.readFileSync(path.join(env.UI_PLAYWRIGHT, "../axe-core/axe.min.js"), "utf8");
+
+// axe-core's WCAG 2 A and AA rules on the page as it is now; every violation
+// is printed, and the check fails on any serious or critical one.
+async function checkAccessibility(page, what) {
+    // Evaluated through the DevTools protocol: Cockpit's CSP forbids inline scripts.
+    await page.evaluate(AXE_SOURCE);
+    const { passes, violations } = await page.evaluate(async () => {
+        const result = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+        return {
+            passes: result.passes.length,
+            violations: result.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 3) })),
+        };
+    });
+    for (const v of violations)
+        console.log(`axe (${what}): ${v.impact} ${v.id} at ${v.nodes.join(", ")}`);
+    const bad = violations.filter(v => v.impact === "serious" || v.impact === "critical");
+    check(passes > 10 && bad.length === 0,
+          `${what} passes ${passes} axe rules, with no serious violation (${bad.map(v => v.id).join(", ") || "none"})`);
+}
+
 // PatternFly's Page scrolls inside its main section, so a full-page shot would
 // stop at the window: grow the window to the content first.
 async function screenshot(page, file) {
@@ -127,6 +148,7 @@ async function testBoostRestore(page) {
     check(changes.every(([n]) => readTunable(env.MDB_ROOT, n) === before[n]), "the dry run wrote nothing");
     if (env.UI_SHOTS_DIR)
         await page.screenshot({ path: path.join(env.UI_SHOTS_DIR, "boost-dialog.png") });
+    await checkAccessibility(page, "the Boost dialog");
     check(await dialog.locator(".mdb-memory").count() === (changes.some(([n]) => n === "stripe_cache_size") ? 1 : 0),
           "the stripe cache's memory cost is shown when the cache grows");
 
@@ -143,6 +165,7 @@ async function testBoostRestore(page) {
     }
 
     await screenshot(page, env.UI_SCREENSHOT);
+    await checkAccessibility(page, "the boosted card");
     console.log(`screenshot: ${env.UI_SCREENSHOT}`);
 
     await card.getByRole("button", { name: "Restore md0" }).click();
@@ -166,6 +189,7 @@ async function testUnprivileged(page) {
     check(/Administrative access is required/.test(await tip.innerText()), "the disabled Boost says why");
     if (env.UI_SHOTS_DIR)
         await screenshot(page, path.join(env.UI_SHOTS_DIR, "limited.png"));
+    await checkAccessibility(page, "the limited session");
     check(await page.locator("#mdb-limited").count() === 1, "the page explains the limited access");
     await boost.click({ force: true });
     check(await page.locator("#mdb-boost-dialog").count() === 0, "clicking the disabled Boost opens nothing");
