@@ -106,6 +106,16 @@ async function checkAccessibility(page, what) {
           `${what} passes ${passes} axe rules, with no serious violation (${bad.map(v => v.id).join(", ") || "none"})`);
 }
 
+// Presses Tab until the element has the focus: proves it is keyboard reachable.
+async function tabTo(page, locator, what) {
+    for (let i = 0; i < 60; i++) {
+        await page.keyboard.press("Tab");
+        if (await locator.evaluate(el => el === document.activeElement))
+            return check(true, `${what} is reached with Tab (${i + 1} presses)`);
+    }
+    return check(false, `${what} is reached with Tab`);
+}
+
 // PatternFly's Page scrolls inside its main section, so a full-page shot would
 // stop at the window: grow the window to the content first.
 async function screenshot(page, file) {
@@ -128,7 +138,8 @@ async function testBoostRestore(page) {
     check(await card.getByRole("progressbar").count() === 1, "the recovery has a progress bar");
 
     const before = {};
-    await card.getByRole("button", { name: "Boost md0" }).click();
+    await tabTo(page, card.getByRole("button", { name: "Boost md0" }), "Boost");
+    await page.keyboard.press("Enter");
     const dialog = page.locator("#mdb-boost-dialog");
     await dialog.waitFor();
     const rows = dialog.locator("tr[data-tunable]");
@@ -183,7 +194,7 @@ async function testUnprivileged(page) {
     await card.waitFor({ timeout: 20000 });
     const boost = card.getByRole("button", { name: "Boost md0" });
     check(await boost.getAttribute("aria-disabled") === "true", "without administrative access Boost is disabled");
-    await boost.focus();
+    await tabTo(page, boost, "the disabled Boost");
     const tip = page.getByRole("tooltip");
     await tip.waitFor({ timeout: 5000 });
     check(/Administrative access is required/.test(await tip.innerText()), "the disabled Boost says why");
