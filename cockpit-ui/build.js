@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles the page the way Cockpit's starter-kit does: one esbuild pass that
-// writes index.js and index.css, then copies index.html and manifest.json.
+// writes index.js and index.css, then copies index.html and manifest.json and
+// turns each po/<lang>.po into po.<lang>.js.
 //
 //   node build.js OUTDIR
 //
@@ -11,6 +12,7 @@
 const fs = require("fs");
 const path = require("path");
 const esbuild = require("esbuild");
+const { po2js } = require("./po2js.js");
 
 const outdir = path.resolve(process.argv[2] || "dist");
 const here = __dirname;
@@ -37,6 +39,14 @@ async function main() {
     });
     for (const f of ["index.html", "manifest.json"])
         fs.copyFileSync(path.join(here, f), path.join(outdir, f));
+    // po/<lang>.po -> po.<lang>.js, which the bridge serves as po.js.
+    const podir = path.join(here, "po");
+    const pos = fs.existsSync(podir) ? fs.readdirSync(podir).filter(f => f.endsWith(".po")) : [];
+    for (const f of pos) {
+        const lang = path.basename(f, ".po");
+        const js = po2js(fs.readFileSync(path.join(podir, f), "utf8"), lang);
+        fs.writeFileSync(path.join(outdir, `po.${lang}.js`), js);
+    }
 }
 
 main().catch(err => {

@@ -2,8 +2,8 @@
 # from the npm packages pinned in cockpit-ui/package-lock.json.
 
 COCKPIT_DIST    := $(BUILD)/cockpit/mdboost
-COCKPIT_SRC     := $(wildcard cockpit-ui/src/*) cockpit-ui/build.js cockpit-ui/index.html \
-                   cockpit-ui/manifest.json cockpit-ui/package-lock.json
+COCKPIT_SRC     := $(wildcard cockpit-ui/src/* cockpit-ui/po/*.po) cockpit-ui/build.js cockpit-ui/po2js.js \
+                   cockpit-ui/index.html cockpit-ui/manifest.json cockpit-ui/package-lock.json
 COCKPIT_OUT     := $(COCKPIT_DIST)/index.html $(COCKPIT_DIST)/index.js \
                    $(COCKPIT_DIST)/index.css $(COCKPIT_DIST)/manifest.json
 COCKPIT_DESTDIR := $(DESTDIR)$(PREFIX)/share/cockpit/mdboost
@@ -21,10 +21,21 @@ cockpit-ui/node_modules/.package-lock.json: cockpit-ui/package-lock.json cockpit
 $(COCKPIT_OUT) &: $(COCKPIT_SRC) cockpit-ui/node_modules/.package-lock.json
 	node cockpit-ui/build.js $(COCKPIT_DIST)
 
-.PHONY: install-cockpit
+.PHONY: install-cockpit cockpit-pot
 install-cockpit: $(COCKPIT_OUT)
 	install -d $(COCKPIT_DESTDIR)
 	install -m 0644 $(COCKPIT_OUT) $(COCKPIT_DESTDIR)/
+	for f in $(COCKPIT_DIST)/po.*.js; do [ ! -e "$$f" ] || install -m 0644 "$$f" $(COCKPIT_DESTDIR)/; done
+
+# Translations: every string of the page goes through cockpit.gettext. xgettext
+# reads JSX with its C parser, as Cockpit's own po/ rules do: the JavaScript
+# parser loses strings inside JSX.
+COCKPIT_POT := $(BUILD)/cockpit/mdboost.pot
+cockpit-pot: ## Extract the page's strings into build/cockpit/mdboost.pot for translators
+	@mkdir -p $(dir $(COCKPIT_POT))
+	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=gettext --keyword=ngettext:1,2 \
+		--add-comments=Translators --package-name=mdboost --no-location --sort-output \
+		-o $(COCKPIT_POT) $(sort $(wildcard cockpit-ui/src/*.js cockpit-ui/src/*.jsx)) 2>/dev/null
 
 # The page in headless Chromium against cockpit-ws and the fake-kernel service.
 INTEGRATION_TESTS += tests/integration/ui-browser

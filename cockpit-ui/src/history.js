@@ -27,8 +27,9 @@ export async function dataDir() {
         return fromUrl;
     try {
         const conf = await cockpit.file("/etc/collectd/collectd.conf").read();
-        const block = /<Plugin\s+"?rrdtool"?\s*>([\s\S]*?)<\/Plugin>/i.exec(conf || "");
-        const dir = block && /^\s*DataDir\s+"([^"]+)"/im.exec(block[1]);
+        // \x22 is '"': a bare quote in a regex would end xgettext's string.
+        const block = /<Plugin\s+\x22?rrdtool\x22?\s*>([\s\S]*?)<\/Plugin>/i.exec(conf || "");
+        const dir = block && /^\s*DataDir\s+\x22([^\x22]+)\x22/im.exec(block[1]);
         if (dir)
             return dir[1];
     } catch (err) {

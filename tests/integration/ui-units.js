@@ -154,3 +154,66 @@ test("compareTunables lists what a boost changes first", () => {
     assert.deepEqual(names.sort(fmt.compareTunables),
                      ["sync_speed_min", "sync_speed_max", "stripe_cache_size", "read_ahead_kb", "sync_max", "zzz_unknown"]);
 });
+
+test("dataDir follows the URL, then collectd's rrdtool block, then Debian's default", async () => {
+    const c = globalThis.window.cockpit;
+    const conf = 'LoadPlugin rrdtool\n<Plugin "csv">\n  DataDir "/var/lib/collectd/csv"\n</Plugin>\n' +
+        '<Plugin rrdtool>\n  # DataDir "/commented"\n  DataDir "/srv/collectd/rrd"\n</Plugin>\n';
+    c.file = () => ({ read: () => Promise.resolve(conf) });
+    assert.equal(await history.dataDir(), "/srv/collectd/rrd");
+    c.location.options = { datadir: "/tmp/elsewhere" };
+    assert.equal(await history.dataDir(), "/tmp/elsewhere");
+    c.location.options = { datadir: "relative/path" };
+    assert.equal(await history.dataDir(), "/srv/collectd/rrd", "a relative datadir is ignored");
+    c.location.options = {};
+    c.file = () => ({ read: () => Promise.resolve(null) });
+    assert.equal(await history.dataDir(), "/var/lib/collectd/rrd", "no collectd.conf");
+});
+
+test("po2js turns a .po file into the cockpit.locale() call the bridge serves", () => {
+    const { po2js } = require(path.join(top, "cockpit-ui/po2js.js"));
+    const po = [
+        'msgid ""',
+        'msgstr ""',
+        '"Language: ru\\n"',
+        '"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "',
+        '"(n%100<10 || n%100>=20) ? 1 : 2);\\n"',
+        "",
+        "# a comment",
+        'msgid "Boost"',
+        'msgstr "Ускорить"',
+        "",
+        'msgid "$0 day"',
+        'msgid_plural "$0 days"',
+        'msgstr[0] "$0 день"',
+        'msgstr[1] "$0 дня"',
+        'msgstr[2] "$0 дней"',
+        "",
+        'msgctxt "button"',
+        'msgid "Restore"',
+        'msgstr ""',
+        '"Восстан"',
+        '"овить \\"всё\\""',
+        "",
+        'msgid "Untranslated"',
+        'msgstr ""',
+        "",
+    ].join("\n");
+    let data = null;
+    new Function("cockpit", po2js(po, "ru"))({ locale: d => { data = d } });
+    assert.deepEqual(data.Boost, [null, "Ускорить"]);
+    assert.deepEqual(data["$0 day"], [null, "$0 день", "$0 дня", "$0 дней"]);
+    assert.deepEqual(data["button\u0004Restore"], [null, 'Восстановить "всё"']);
+    assert.equal("Untranslated" in data, false, "empty translations are left out");
+    assert.equal(data[""].language, "ru");
+    const plural = data[""]["plural-forms"];
+    assert.deepEqual([1, 2, 5, 11, 21, 22, 25].map(plural), [0, 1, 2, 2, 0, 1, 2]);
+});
+
+test("make cockpit-pot extracts strings from JSX too", () => {
+    execFileSync("make", ["-s", "-C", top, `BUILD=${tmp}/build`, "cockpit-pot"], { stdio: "ignore" });
+    const pot = fs.readFileSync(path.join(tmp, "build/cockpit/mdboost.pot"), "utf8");
+    for (const s of ["Boost more", "What will change", "Boosted: $0", "Rebuild speed floor", "Show how to enable it"])
+        assert.ok(pot.includes(`msgid "${s}"`), `${s} is in the template`);
+    assert.ok(pot.includes('msgid_plural "$0 days"'), "plurals keep their plural form");
+});
