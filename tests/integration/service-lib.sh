@@ -270,9 +270,12 @@ mdb_start_bus() {
 		mdb_wait_for 5 test -s "$MDB_TMP/errors.log"
 }
 
+# True when polkitd can get a private mount namespace with bind mounts: some
+# containers refuse unshare(CLONE_NEWNS) or mount(2) even to root.
 mdb_can_unshare() {
 	[ "${MDB_NO_UNSHARE:-0}" != 1 ] &&
-		unshare --mount --propagation private true 2>/dev/null
+		unshare --mount --propagation private -- \
+			mount --bind /usr/share/polkit-1/actions /usr/share/polkit-1/actions 2>/dev/null
 }
 
 mdb_polkit_rule() {
