@@ -40,5 +40,6 @@ INTEGRATION_TESTS += \
 	tests/integration/service-clients \
 	tests/integration/service-arrays \
 	tests/integration/service-quiet \
+	tests/integration/service-activation \
 	tests/integration/service-docs
 endif

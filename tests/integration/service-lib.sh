@@ -221,6 +221,7 @@ mdb_write_bus_config() {
 		  </policy>
 		  <include>/usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf</include>
 		  <include>$MDB_TOP/policy/org.mdboost.MdBoost1.conf</include>
+		  ${MDB_BUS_EXTRA:-}
 		</busconfig>
 	EOF
 }
@@ -249,7 +250,8 @@ mdb_name_owner() {
 		org.freedesktop.DBus GetNameOwner s "$1" 2>/dev/null | sed -n 's/^s "\(.*\)"$/\1/p'
 }
 
-# Starts dbus-daemon on a socket in the temp dir and exports its address as the
+# Starts dbus-daemon on a socket in the temp dir (MDB_BUS_EXTRA: more XML for
+# its configuration, such as a <servicedir>) and exports its address as the
 # system bus for everything started afterwards (busctl, polkitd, the service).
 # A root-only dbus-monitor records every error reply, so tests can assert the
 # D-Bus error name that busctl does not print.
