@@ -42,14 +42,17 @@ const char *errors_hint(int err) {
         case ERANGE:
                 return "Nothing was written; correct the value and call again (see docs/dbus-api.md).";
         case EBUSY:
-                return "The kernel refused while an operation runs; nothing was left changed. Try again "
-                       "when it ends.";
+                return "The kernel refuses this while an operation runs; try again when it ends.";
         case MDB_ECONFLICT:
                 return "The values an administrator set were kept; put them back by hand if they are "
                        "not wanted.";
         default:
                 return "Details are in the service log (journalctl -t mdboostd).";
         }
+}
+
+DBusMessage *errors_reply_text(DBusMessage *call, int err, const char *text) {
+        return dbus_message_new_error(call, errors_name(err), text);
 }
 
 DBusMessage *errors_reply(DBusMessage *call, int err, const char *fmt, ...) {
@@ -60,5 +63,5 @@ DBusMessage *errors_reply(DBusMessage *call, int err, const char *fmt, ...) {
         vsnprintf(text, sizeof(text), fmt, ap);
         va_end(ap);
         snprintf(full, sizeof(full), "%s %s", text, errors_hint(err));
-        return dbus_message_new_error(call, errors_name(err), full);
+        return errors_reply_text(call, err, full);
 }

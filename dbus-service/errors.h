@@ -30,6 +30,9 @@ const char *errors_name(int err);
 /* A short hint telling a person what to do about @err; never NULL. */
 const char *errors_hint(int err);
 
+/* An error reply to @call named after @err, with @text as it is: for messages that say what to do themselves. */
+DBusMessage *errors_reply_text(DBusMessage *call, int err, const char *text);
+
 /* An error reply to @call named after @err, with the formatted message plus the hint. */
 DBusMessage *errors_reply(DBusMessage *call, int err, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));

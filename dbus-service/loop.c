@@ -124,8 +124,11 @@ void loop_free(loop *l) {
         *l = (loop){ .signal_fd = -1 };
 }
 
-void loop_tick_soon(loop *l) {
-        l->tick_deadline_usec = 0;
+void loop_tick_within(loop *l, uint64_t ms) {
+        uint64_t at = loop_now_usec() + ms * 1000u;
+
+        if (at < l->tick_deadline_usec)
+                l->tick_deadline_usec = at;
 }
 
 static int poll_timeout_ms(const loop *l, uint64_t now) {

@@ -36,8 +36,8 @@ int loop_init(loop *l);
 int loop_attach(loop *l, DBusConnection *bus);
 void loop_free(loop *l);
 
-/* Makes the tick run as soon as the current dispatch returns. */
-void loop_tick_soon(loop *l);
+/* Brings the next tick forward to at most @ms from now. */
+void loop_tick_within(loop *l, uint64_t ms);
 
 /* Runs until SIGTERM/SIGINT (0) or the bus goes away (-ECONNRESET). */
 int loop_run(loop *l, DBusConnection *bus, loop_tick_fn tick, void *userdata);

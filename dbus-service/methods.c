@@ -12,6 +12,7 @@
 
 #include "dispatch.h"
 #include "errors.h"
+#include "log.h"
 #include "monitor.h"
 #include "options.h"
 #include "profiles.h"
@@ -55,6 +56,20 @@ static DBusMessage *reply_changes(call *k, const op_result *res, bool with_path)
         return reply;
 }
 
+/*
+ * Announces the boost's own state (Boosted, Profile, Originals) first, then
+ * reads the arrays again and announces what the kernel reads back, so both
+ * PropertiesChanged go out before the reply and Tunables agrees with it.
+ * Polls at the fast rate from now on: a boost may be in place.
+ */
+static void publish_after_write(context *c) {
+        monitor_publish(c, true);
+        if (service_refresh(c) < 0)
+                log_warning("could not read the md arrays back after writing");
+        monitor_publish(c, true);
+        loop_tick_within(&c->loop, c->cfg.poll_active_ms);
+}
+
 static DBusMessage *do_boost(call *k, const char *spec, const char *profile_name, DBusMessageIter *opts,
                              bool manager) {
         char errbuf[512];
@@ -67,7 +82,7 @@ static DBusMessage *do_boost(call *k, const char *spec, const char *profile_name
                 return errors_reply(k->m, r, "%s", errbuf);
         r = service_boost(k->c, spec, profile_name, &o, k->who, &res);
         if (!o.dry_run || r < 0)
-                monitor_publish(k->c, true);
+                publish_after_write(k->c);
         if (r < 0)
                 return errors_reply(k->m, r, "%s", res.message);
         return reply_changes(k, &res, manager);
@@ -82,7 +97,9 @@ static DBusMessage *do_restore(call *k, const char *spec, DBusMessageIter *opts)
         if (r < 0)
                 return errors_reply(k->m, r, "%s", errbuf);
         r = service_restore(k->c, spec, k->who, &res);
-        monitor_publish(k->c, true);
+        publish_after_write(k->c);
+        if (r < 0 && res.complete)
+                return errors_reply_text(k->m, r, res.message);
         if (r < 0)
                 return errors_reply(k->m, r, "%s", res.message);
         return reply_changes(k, &res, false);
@@ -161,9 +178,11 @@ DBusMessage *method_restore_all(call *k) {
                 if (r == 0 || r == -MDB_ECONFLICT)
                         snprintf(names[n++], sizeof(names[0]), "%s", a->name);
         }
-        monitor_publish(k->c, true);
+        publish_after_write(k->c);
         if (first_err) {
                 free(names);
+                if (failed.complete)
+                        return errors_reply_text(k->m, first_err, failed.message);
                 return errors_reply(k->m, first_err, "%s", failed.message);
         }
 

@@ -328,11 +328,14 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
                         /* Keep this one in the journal so a later Restore can try again. */
                         log_error("could not restore %s of %s to '%s': %s", md_tunable_get(w->tunable)->name,
                                   a->name, w->text, strerror(-r));
-                        if (!failed)
+                        if (!failed) {
                                 snprintf(res->message, sizeof(res->message),
-                                         "The kernel refused %s = '%s' on %s (%s); the journal keeps the original "
-                                         "for another Restore.", md_tunable_get(w->tunable)->name, w->text, a->name,
-                                         strerror(-r));
+                                         "The kernel refused %s = '%s' on %s (%s). Every other value was put back; "
+                                         "the journal keeps this one's original and %s stays boosted: call Restore "
+                                         "again later (for EBUSY, once the running operation has ended).",
+                                         md_tunable_get(w->tunable)->name, w->text, a->name, strerror(-r), a->name);
+                                res->complete = true;
+                        }
                         failed = failed ? failed : r;
                         continue;
                 }

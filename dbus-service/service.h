@@ -26,6 +26,7 @@ typedef struct op_result {
         change changes[_MD_T_ARRAY_MAX];
         unsigned n_changes;
         char message[1024]; /* on failure: what happened */
+        bool complete;      /* the message also says what to do: no generic hint */
 } op_result;
 
 /* Reads arrays, globals and MemTotal into @c. */
