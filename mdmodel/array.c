@@ -36,18 +36,26 @@ bool md_name_valid(const char *name) {
         return true;
 }
 
+/* The folders of one array being read. */
+typedef struct array_dirs {
+        md_root dir;   /* sys/block/<name> */
+        md_listing md; /* its md/, listed */
+} array_dirs;
+
 /* Reads an attribute below the array's folder: length, or negative errno. */
-static ssize_t read_attr(const md_root *dir, const char *rel, char *buf, size_t size) {
-        return md_root_read(dir, rel, buf, size);
+static ssize_t read_attr(const array_dirs *d, const char *rel, char *buf, size_t size) {
+        if (strncmp(rel, "md/", 3) == 0)
+                return md_listing_read(&d->md, rel + 3, buf, size);
+        return md_root_read(&d->dir, rel, buf, size);
 }
 
 /* A value attribute: absent when missing, unknown (and marked bad) when unreadable. */
-static md_tval read_tval(const md_root *dir, const char *rel, md_array *a, unsigned attr) {
+static md_tval read_tval(const array_dirs *d, const char *rel, md_array *a, unsigned attr) {
         char buf[MD_ATTR_MAX];
         ssize_t n;
         md_tval v;
 
-        n = read_attr(dir, rel, buf, sizeof(buf));
+        n = read_attr(d, rel, buf, sizeof(buf));
         if (n == -ENOENT)
                 return (md_tval){ .kind = MD_V_ABSENT };
         if (n < 0 || md_parse_tval(buf, (size_t) n, &v) < 0) {
@@ -57,12 +65,12 @@ static md_tval read_tval(const md_root *dir, const char *rel, md_array *a, unsig
         return v;
 }
 
-static md_newold read_newold(const md_root *dir, const char *rel, md_array *a, md_attr attr) {
+static md_newold read_newold(const array_dirs *d, const char *rel, md_array *a, md_attr attr) {
         char buf[MD_ATTR_MAX];
         md_newold v;
         ssize_t n;
 
-        n = read_attr(dir, rel, buf, sizeof(buf));
+        n = read_attr(d, rel, buf, sizeof(buf));
         if (n == -ENOENT)
                 return (md_newold){ .kind = MD_V_ABSENT };
         if (n < 0 || md_parse_newold(buf, (size_t) n, &v) < 0) {
@@ -72,34 +80,34 @@ static md_newold read_newold(const md_root *dir, const char *rel, md_array *a, m
         return v;
 }
 
-static void read_level_state(const md_root *dir, md_array *a) {
+static void read_level_state(const array_dirs *d, md_array *a) {
         char buf[MD_ATTR_MAX];
         ssize_t n;
 
         a->level = _MD_LEVEL_INVALID;
-        n = read_attr(dir, "md/level", buf, sizeof(buf));
+        n = read_attr(d, "md/level", buf, sizeof(buf));
         if (n != -ENOENT && (n < 0 || md_parse_level(buf, (size_t) n, &a->level) < 0))
                 a->bad |= BIT(MD_ATTR_LEVEL);
 
         a->state = _MD_ARRAY_STATE_INVALID;
-        n = read_attr(dir, "md/array_state", buf, sizeof(buf));
+        n = read_attr(d, "md/array_state", buf, sizeof(buf));
         if (n != -ENOENT && (n < 0 || md_parse_array_state(buf, (size_t) n, &a->state) < 0))
                 a->bad |= BIT(MD_ATTR_ARRAY_STATE);
 }
 
-static void read_uuid(const md_root *dir, md_array *a) {
+static void read_uuid(const array_dirs *d, md_array *a) {
         char buf[MD_ATTR_MAX];
         ssize_t n;
 
         a->uuid[0] = '\0';
-        n = read_attr(dir, "md/uuid", buf, sizeof(buf));
+        n = read_attr(d, "md/uuid", buf, sizeof(buf));
         if (n != -ENOENT && (n < 0 || md_parse_uuid(buf, (size_t) n, a->uuid) < 0))
                 a->bad |= BIT(MD_ATTR_UUID);
 }
 
 /* sys/block/<name>/size is in 512-byte sectors whatever the device's block size. */
-static void read_size(const md_root *dir, md_array *a) {
-        md_tval v = read_tval(dir, "size", a, MD_ATTR_SIZE);
+static void read_size(const array_dirs *d, md_array *a) {
+        md_tval v = read_tval(d, "size", a, MD_ATTR_SIZE);
 
         a->size_bytes = 0;
         if (v.kind == MD_V_ABSENT || v.kind == MD_V_UNKNOWN)
@@ -115,25 +123,25 @@ static void read_size(const md_root *dir, md_array *a) {
  * The kernel writes a bitmap/ group for every array (md_bitmap_group); its
  * location reads "none" when there is no bitmap, "+8" or "file" otherwise.
  */
-static void read_bitmap(const md_root *dir, md_array *a) {
+static void read_bitmap(const array_dirs *d, md_array *a) {
         char buf[64];
         ssize_t n;
 
-        n = read_attr(dir, "md/bitmap/location", buf, sizeof(buf));
+        n = read_attr(d, "md/bitmap/location", buf, sizeof(buf));
         if (n == -ENOENT) {
-                a->has_bitmap = md_root_is_dir(dir, "md/bitmap") == 1;
+                a->has_bitmap = md_listing_is_dir(&d->md, "bitmap") == 1;
                 return;
         }
         a->has_bitmap = n > 0 && strcmp(buf, "none\n") != 0 && strcmp(buf, "none") != 0 &&
                         strcmp(buf, "\n") != 0;
 }
 
-static md_sync_action read_action(const md_root *dir, const char *rel, md_array *a, md_attr attr) {
+static md_sync_action read_action(const array_dirs *d, const char *rel, md_array *a, md_attr attr) {
         char buf[MD_ATTR_MAX];
         md_sync_action v;
         ssize_t n;
 
-        n = read_attr(dir, rel, buf, sizeof(buf));
+        n = read_attr(d, rel, buf, sizeof(buf));
         if (n == -ENOENT)
                 return _MD_SYNC_ACTION_INVALID;
         if (n < 0 || md_parse_sync_action(buf, (size_t) n, &v) < 0) {
@@ -143,11 +151,11 @@ static md_sync_action read_action(const md_root *dir, const char *rel, md_array 
         return v;
 }
 
-static void read_progress(const md_root *dir, md_array *a) {
+static void read_progress(const array_dirs *d, md_array *a) {
         char buf[MD_ATTR_MAX];
         ssize_t n;
 
-        n = read_attr(dir, "md/sync_completed", buf, sizeof(buf));
+        n = read_attr(d, "md/sync_completed", buf, sizeof(buf));
         if (n == -ENOENT) {
                 a->progress = (md_progress){ .kind = MD_PROGRESS_ABSENT };
                 return;
@@ -158,67 +166,72 @@ static void read_progress(const md_root *dir, md_array *a) {
         }
 }
 
-static void read_operation(const md_root *dir, md_array *a) {
-        a->sync_action = read_action(dir, "md/sync_action", a, MD_ATTR_SYNC_ACTION);
-        a->last_sync_action = read_action(dir, "md/last_sync_action", a, MD_ATTR_LAST_SYNC_ACTION);
-        read_progress(dir, a);
-        a->sync_speed = read_tval(dir, "md/sync_speed", a, MD_ATTR_SYNC_SPEED);
-        a->mismatch_cnt = read_tval(dir, "md/mismatch_cnt", a, MD_ATTR_MISMATCH_CNT);
-        a->reshape_position = read_tval(dir, "md/reshape_position", a, MD_ATTR_RESHAPE_POSITION);
+static void read_operation(const array_dirs *d, md_array *a) {
+        a->sync_action = read_action(d, "md/sync_action", a, MD_ATTR_SYNC_ACTION);
+        a->last_sync_action = read_action(d, "md/last_sync_action", a, MD_ATTR_LAST_SYNC_ACTION);
+        read_progress(d, a);
+        a->sync_speed = read_tval(d, "md/sync_speed", a, MD_ATTR_SYNC_SPEED);
+        a->mismatch_cnt = read_tval(d, "md/mismatch_cnt", a, MD_ATTR_MISMATCH_CNT);
+        a->reshape_position = read_tval(d, "md/reshape_position", a, MD_ATTR_RESHAPE_POSITION);
 }
 
-static void read_geometry(const md_root *dir, md_array *a) {
-        read_size(dir, a);
-        a->component_size = read_tval(dir, "md/component_size", a, MD_ATTR_COMPONENT_SIZE);
-        a->raid_disks = read_newold(dir, "md/raid_disks", a, MD_ATTR_RAID_DISKS);
-        a->chunk_size = read_newold(dir, "md/chunk_size", a, MD_ATTR_CHUNK_SIZE);
-        a->degraded = read_tval(dir, "md/degraded", a, MD_ATTR_DEGRADED);
-        read_bitmap(dir, a);
+static void read_geometry(const array_dirs *d, md_array *a) {
+        read_size(d, a);
+        a->component_size = read_tval(d, "md/component_size", a, MD_ATTR_COMPONENT_SIZE);
+        a->raid_disks = read_newold(d, "md/raid_disks", a, MD_ATTR_RAID_DISKS);
+        a->chunk_size = read_newold(d, "md/chunk_size", a, MD_ATTR_CHUNK_SIZE);
+        a->degraded = read_tval(d, "md/degraded", a, MD_ATTR_DEGRADED);
+        read_bitmap(d, a);
 }
 
-static void read_tunables(const md_root *dir, md_array *a) {
+static void read_tunables(const array_dirs *d, md_array *a) {
         for (int t = 0; t < _MD_T_ARRAY_MAX; t++)
-                a->tunables[t] = read_tval(dir, md_tunable_get((md_tunable) t)->path, a,
+                a->tunables[t] = read_tval(d, md_tunable_get((md_tunable) t)->path, a,
                                            MD_ATTR_TUNABLES + (unsigned) t);
 }
 
-/* Opens sys/block/<name> as a root of its own; -ENOENT unless it has an md/ folder. */
-static int open_array_dir(const md_root *r, const char *name, md_root *ret) {
+/*
+ * Opens sys/block/<name> as a root of its own and lists its md/ folder,
+ * collecting the member names into @a; -ENOENT unless it has an md/ folder.
+ */
+static int open_array_dirs(const md_root *r, const char *name, md_array *a, array_dirs *ret) {
         char path[MD_NAME_MAX + 16];
-        md_root dir;
+        array_dirs d;
         int k;
 
         snprintf(path, sizeof(path), "sys/block/%s", name);
-        k = md_root_open_at(r, path, &dir);
+        k = md_root_open_at(r, path, &d.dir);
         if (k == -ENOTDIR)
                 return -ENOENT;
         if (k < 0)
                 return k;
-        k = md_root_is_dir(&dir, "md");
-        if (k <= 0) {
-                md_root_close(&dir);
-                return k < 0 ? k : -ENOENT;
+        k = md_listing_open(&d.dir, a, &d.md);
+        if (k < 0) {
+                md_root_close(&d.dir);
+                return k;
         }
-        *ret = dir;
+        *ret = d;
         return 0;
 }
 
-/* Fills everything but the member buffer, which it reuses. */
-static int read_into(const md_root *dir, const char *name, md_array *a) {
+static void close_array_dirs(array_dirs *d) {
+        md_listing_close(&d->md);
+        md_root_close(&d->dir);
+}
+
+/* Fills everything but the member names, which the listing put in @a. */
+static int read_into(const array_dirs *d, const char *name, md_array *a) {
         int k;
 
         snprintf(a->name, sizeof(a->name), "%s", name);
-        a->bad = 0;
-        read_level_state(dir, a);
-        read_uuid(dir, a);
-        read_geometry(dir, a);
-        read_operation(dir, a);
-        read_tunables(dir, a);
-        k = md_members_read(dir, a);
-        if (k < 0)
-                return k;
+        read_level_state(d, a);
+        read_uuid(d, a);
+        read_geometry(d, a);
+        read_operation(d, a);
+        read_tunables(d, a);
+        md_members_read(&d->md, a);
         /* Stopped while we read: every file after that read as absent. */
-        k = md_root_is_dir(dir, "md");
+        k = md_root_is_dir(&d->dir, "md");
         if (k < 0)
                 return k;
         return k == 1 ? 0 : -ENOENT;
@@ -226,7 +239,7 @@ static int read_into(const md_root *dir, const char *name, md_array *a) {
 
 int md_read_array(const md_root *r, const char *name, md_array *a) {
         char nm[MD_NAME_MAX + 1];
-        md_root dir;
+        array_dirs dirs;
         md_array tmp;
         int k;
 
@@ -237,12 +250,13 @@ int md_read_array(const md_root *r, const char *name, md_array *a) {
         /* @name may point into @a itself (md_read_arrays does that). */
         snprintf(nm, sizeof(nm), "%s", name);
 
-        k = open_array_dir(r, nm, &dir);
-        if (k < 0)
-                return k;
         tmp = *a;
-        k = read_into(&dir, nm, &tmp);
-        md_root_close(&dir);
+        tmp.bad = 0;
+        k = open_array_dirs(r, nm, &tmp, &dirs);
+        if (k == 0) {
+                k = read_into(&dirs, nm, &tmp);
+                close_array_dirs(&dirs);
+        }
         /* The member buffer may have moved: keep it even on failure, so nothing leaks. */
         a->members = tmp.members;
         a->members_cap = tmp.members_cap;
@@ -273,9 +287,11 @@ static int grow_set(md_array_set *set) {
 }
 
 /* Collects sys/block entry names that could be arrays; md/ is checked when each is read. */
-static int name_entry(const char *entry, void *userdata) {
+static int name_entry(const char *entry, unsigned char type, void *userdata) {
         name_scan *s = userdata;
         int k;
+
+        (void) type; /* sys/block entries are symlinks on a real kernel: md/ decides */
 
         if (!md_name_valid(entry))
                 return 0;

@@ -29,7 +29,7 @@ static bool is_dot(const char *name) {
         return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
-static int scan_buffer(const char *buf, ssize_t n, int (*cb)(const char *, void *), void *userdata) {
+static int scan_buffer(const char *buf, ssize_t n, md_dir_cb cb, void *userdata) {
         ssize_t off = 0;
 
         while (off < n) {
@@ -41,37 +41,41 @@ static int scan_buffer(const char *buf, ssize_t n, int (*cb)(const char *, void 
                 off += d->d_reclen;
                 if (is_dot(d->d_name))
                         continue;
-                k = cb(d->d_name, userdata);
+                k = cb(d->d_name, d->d_type, userdata);
                 if (k < 0)
                         return k;
         }
         return 0;
 }
 
-int md_dir_scan(const md_root *r, const char *rel, int (*cb)(const char *name, void *userdata),
-                void *userdata) {
+int md_dir_scan_fd(int fd, md_dir_cb cb, void *userdata) {
         _Alignas(struct dirent64) char buf[8192];
-        int fd, k = 0;
+
+        if (fd < 0 || !cb)
+                return -EINVAL;
+        for (;;) {
+                ssize_t n = getdents64(fd, buf, sizeof(buf));
+                int k;
+
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        return 0;
+                k = scan_buffer(buf, n, cb, userdata);
+                if (k < 0)
+                        return k;
+        }
+}
+
+int md_dir_scan(const md_root *r, const char *rel, md_dir_cb cb, void *userdata) {
+        int fd, k;
 
         if (!r || r->fd < 0 || !rel || rel[0] == '/' || !cb)
                 return -EINVAL;
         fd = openat(r->fd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
-
-        for (;;) {
-                ssize_t n = getdents64(fd, buf, sizeof(buf));
-
-                if (n < 0) {
-                        k = -errno;
-                        break;
-                }
-                if (n == 0)
-                        break;
-                k = scan_buffer(buf, n, cb, userdata);
-                if (k < 0)
-                        break;
-        }
+        k = md_dir_scan_fd(fd, cb, userdata);
         close(fd);
         return k;
 }

@@ -3,22 +3,78 @@
 
 /* Shared by the library's own files; not part of its interface. */
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "array.h"
 #include "root.h"
 
 /*
- * Calls @cb for every entry of the directory @rel under @r except "." and
- * "..", reading entries with getdents64 into a stack buffer (no DIR*, no
- * allocation). Stops at the first negative return of @cb and returns it.
- * -ENOENT / -ENOTDIR when @rel is not a directory.
+ * Called for every entry of a directory except "." and "..", with its d_type
+ * (DT_REG, DT_DIR, DT_LNK, ..., or DT_UNKNOWN on a filesystem that does not
+ * say). A negative return stops the listing and is returned.
  */
-int md_dir_scan(const md_root *r, const char *rel, int (*cb)(const char *name, void *userdata),
-                void *userdata);
+typedef int (*md_dir_cb)(const char *name, unsigned char type, void *userdata);
+
+/*
+ * Lists the directory @rel under @r, reading entries with getdents64 into a
+ * stack buffer (no DIR*, no allocation). -ENOENT / -ENOTDIR when @rel is not
+ * a directory.
+ */
+int md_dir_scan(const md_root *r, const char *rel, md_dir_cb cb, void *userdata);
+
+/* The same for a directory already open for reading at @fd, from where its offset is. */
+int md_dir_scan_fd(int fd, md_dir_cb cb, void *userdata);
 
 /* Opens @rel under @r as a new root (O_PATH directory): paths below it stay short. */
 int md_root_open_at(const md_root *r, const char *rel, md_root *ret);
 
-/* Reads the dev-* member folders of the array whose folder is @dir into @a. */
-int md_members_read(const md_root *dir, md_array *a);
+/*
+ * md_root_read for an entry a listing has just reported as a regular file,
+ * without the fstat: see root.c for why that stays safe.
+ */
+ssize_t md_root_read_listed(const md_root *r, const char *rel, char *buf, size_t size);
+
+/* Room for the names under md/ that the model reads (listing.c keeps the list). */
+#define MD_LISTING_NAMES 24
+/* type[] value of a name the listing did not find. */
+#define MD_LISTING_ABSENT 0xff
+
+/*
+ * An array's md/ folder, opened and listed once per read of the array: the
+ * listing says which attributes exist and what they are, so absent ones cost
+ * no failed open and regular ones no fstat, and it finds the member folders.
+ */
+typedef struct md_listing {
+        md_root md;  /* md/ itself: relative names below it are one component */
+        bool listed; /* the whole folder was listed: type[] is exact */
+        unsigned char type[MD_LISTING_NAMES]; /* d_type of each known name, or ABSENT */
+} md_listing;
+
+/*
+ * Opens and lists the md/ folder of the array whose folder is @dir, putting
+ * the names of its dev-* member folders into @a (n_members, names only).
+ * -ENOENT when there is no md/ folder; -ENOMEM / -E2BIG when the member
+ * buffer cannot grow. A folder that cannot be listed sets the members' bad
+ * bit and leaves every read to the plain reader.
+ */
+int md_listing_open(const md_root *dir, md_array *a, md_listing *ret);
+void md_listing_close(md_listing *l);
+
+/* md_root_read of @rel below md/ ("level", "bitmap/location"), informed by the listing. */
+ssize_t md_listing_read(const md_listing *l, const char *rel, char *buf, size_t size);
+
+/* md_root_is_dir of @name below md/, informed by the listing. */
+int md_listing_is_dir(const md_listing *l, const char *name);
+
+/* True if @name is one the listing records (for tests: the list must stay sorted). */
+bool md_listing_knows(const char *name);
+
+/*
+ * Adds the member folder @entry ("dev-vda") to @a with its name only; any
+ * other entry is ignored. 0, or -ENOMEM / -E2BIG when the buffer cannot grow.
+ */
+int md_member_add(md_array *a, const char *entry);
+
+/* Reads the state, slot and recovery_start of every member md_listing_open found, then sorts them. */
+void md_members_read(const md_listing *l, md_array *a);

@@ -20,12 +20,6 @@
 
 #define MEMBER_PREFIX "dev-"
 
-typedef struct member_scan {
-        const md_root *dir;
-        md_array *a;
-        int error; /* first allocation failure */
-} member_scan;
-
 static int grow_members(md_array *a) {
         unsigned cap = a->members_cap ? a->members_cap * 2 : 4;
         md_member *m;
@@ -40,16 +34,20 @@ static int grow_members(md_array *a) {
         return 0;
 }
 
-/* Reads a member attribute; -ENOENT and unreadable files are the caller's to judge. */
-static ssize_t read_member_attr(const md_root *dir, const char *member, const char *attr, char *buf,
+/*
+ * Reads a member attribute relative to md/; -ENOENT and unreadable files are
+ * the caller's to judge. The member folders are not listed (that would cost
+ * more than the three opens it could save), so these keep the fstat check.
+ */
+static ssize_t read_member_attr(const md_root *md, const char *member, const char *attr, char *buf,
                                 size_t size) {
         char path[MD_NAME_MAX + 64];
         int n;
 
-        n = snprintf(path, sizeof(path), "md/" MEMBER_PREFIX "%s/%s", member, attr);
+        n = snprintf(path, sizeof(path), MEMBER_PREFIX "%s/%s", member, attr);
         if (n < 0 || (size_t) n >= sizeof(path))
                 return -ENAMETOOLONG;
-        return md_root_read(dir, path, buf, size);
+        return md_root_read(md, path, buf, size);
 }
 
 /* slot: a number, "none" for no slot, "journal" for a write journal. */
@@ -121,11 +119,11 @@ static md_member_role member_role(const md_member *m, bool state_ok, bool slot_o
         return m->recovery_start.kind == MD_V_NUMBER ? MD_ROLE_REBUILDING : MD_ROLE_SPARE;
 }
 
-static void read_member(const md_root *dir, const char *name, md_member *m, bool *bad) {
+/* Fills everything but the name, which md_member_add set. */
+static void read_member(const md_root *dir, md_member *m, bool *bad) {
+        const char *name = m->name;
         bool state_ok, slot_ok;
 
-        memset(m, 0, sizeof(*m));
-        snprintf(m->name, sizeof(m->name), "%s", name);
         state_ok = read_state(dir, name, &m->flags) == 0;
         if (!state_ok)
                 m->flags = 0;
@@ -138,11 +136,9 @@ static void read_member(const md_root *dir, const char *name, md_member *m, bool
                 *bad = true;
 }
 
-static int member_entry(const char *entry, void *userdata) {
-        member_scan *s = userdata;
-        md_array *a = s->a;
+int md_member_add(md_array *a, const char *entry) {
         const char *name;
-        bool bad = false;
+        md_member *m;
         int k;
 
         if (strncmp(entry, MEMBER_PREFIX, strlen(MEMBER_PREFIX)) != 0)
@@ -158,10 +154,9 @@ static int member_entry(const char *entry, void *userdata) {
                 if (k < 0)
                         return k;
         }
-        read_member(s->dir, name, &a->members[a->n_members], &bad);
-        a->n_members++;
-        if (bad)
-                a->bad |= UINT64_C(1) << MD_ATTR_MEMBERS;
+        m = &a->members[a->n_members++];
+        memset(m, 0, sizeof(*m));
+        snprintf(m->name, sizeof(m->name), "%s", name);
         return 0;
 }
 
@@ -188,16 +183,13 @@ static void sort_members(md_member *m, unsigned n) {
         }
 }
 
-int md_members_read(const md_root *dir, md_array *a) {
-        member_scan s = { .dir = dir, .a = a };
-        int k;
+void md_members_read(const md_listing *l, md_array *a) {
+        for (unsigned i = 0; i < a->n_members; i++) {
+                bool bad = false;
 
-        a->n_members = 0;
-        k = md_dir_scan(dir, "md", member_entry, &s);
-        if (k == -ENOMEM || k == -E2BIG)
-                return k;
-        if (k < 0)
-                a->bad |= UINT64_C(1) << MD_ATTR_MEMBERS;
+                read_member(&l->md, &a->members[i], &bad);
+                if (bad)
+                        a->bad |= UINT64_C(1) << MD_ATTR_MEMBERS;
+        }
         sort_members(a->members, a->n_members);
-        return 0;
 }

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An array's md/ folder, listed once per read.
+ *
+ * Opening a file is what a read of sysfs costs: the kernel allocates a file
+ * and, for kernfs, an open-file record and a seq_file buffer, then frees
+ * them on close, while the read itself only formats a few bytes. A failed
+ * open of a missing attribute costs a path lookup too. The md/ folder has to
+ * be listed anyway to find the dev-* member folders, and that one listing
+ * also says which attributes this kernel and level have and of what type
+ * (kernfs reports DT_REG for an attribute, DT_DIR for a group, DT_LNK for
+ * rdN), so a missing one is known without trying it and a regular one needs
+ * no fstat. Nothing is kept across reads: a file descriptor per attribute
+ * would need 40 per array, more than collectd's 1024 allows for 64 arrays.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Names directly under md/ that the model reads, in strcmp order for bsearch. */
+static const char *const names[] = {
+        "array_state",    "bitmap",           "chunk_size",          "component_size",
+        "degraded",       "group_thread_cnt", "last_sync_action",    "level",
+        "mismatch_cnt",   "raid_disks",       "reshape_position",    "stripe_cache_active",
+        "stripe_cache_size", "sync_action",   "sync_completed",      "sync_max",
+        "sync_min",       "sync_speed",       "sync_speed_max",      "sync_speed_min",
+        "uuid",
+};
+
+_Static_assert(sizeof(names) / sizeof(names[0]) <= MD_LISTING_NAMES, "raise MD_LISTING_NAMES");
+
+static int name_cmp(const void *key, const void *elem) {
+        return strcmp(key, *(const char *const *) elem);
+}
+
+/* Index of @name in names[], or -1. */
+static int name_index(const char *name) {
+        const char *const *p;
+
+        p = bsearch(name, names, sizeof(names) / sizeof(names[0]), sizeof(names[0]), name_cmp);
+        return p ? (int) (p - names) : -1;
+}
+
+bool md_listing_knows(const char *name) {
+        return name && name_index(name) >= 0;
+}
+
+typedef struct listing_scan {
+        md_listing *l;
+        md_array *a;
+} listing_scan;
+
+static int listing_entry(const char *name, unsigned char type, void *userdata) {
+        listing_scan *s = userdata;
+        int i;
+
+        i = name_index(name);
+        if (i >= 0) {
+                s->l->type[i] = type;
+                return 0;
+        }
+        return md_member_add(s->a, name);
+}
+
+/*
+ * md/ is opened for reading so it can be listed. Listing needs read
+ * permission where the attributes below only need search permission, so a
+ * folder that refuses it is opened as a path only and read without a listing.
+ */
+static int open_md(const md_root *dir, bool *ret_listable) {
+        int fd;
+
+        fd = openat(dir->fd, "md", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0) {
+                *ret_listable = true;
+                return fd;
+        }
+        if (errno == EACCES) {
+                fd = openat(dir->fd, "md", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (fd >= 0) {
+                        *ret_listable = false;
+                        return fd;
+                }
+        }
+        /* A file named md, or none: this block device is not an array. */
+        if (errno == ENOENT || errno == ENOTDIR)
+                return -ENOENT;
+        return -errno;
+}
+
+int md_listing_open(const md_root *dir, md_array *a, md_listing *ret) {
+        md_listing l = { .md = MD_ROOT_NULL };
+        listing_scan s = { .l = &l, .a = a };
+        bool listable = false;
+        int fd, k = -EACCES;
+
+        if (!dir || dir->fd < 0 || !a || !ret)
+                return -EINVAL;
+        fd = open_md(dir, &listable);
+        if (fd < 0)
+                return fd;
+        l.md.fd = fd;
+        memset(l.type, MD_LISTING_ABSENT, sizeof(l.type));
+        a->n_members = 0;
+        if (listable)
+                k = md_dir_scan_fd(fd, listing_entry, &s);
+        if (k == -ENOMEM || k == -E2BIG) {
+                md_listing_close(&l);
+                return k;
+        }
+        /* Members listed before a failure are kept; the rest is unknown. */
+        if (k < 0)
+                a->bad |= UINT64_C(1) << MD_ATTR_MEMBERS;
+        l.listed = k == 0;
+        *ret = l;
+        return 0;
+}
+
+void md_listing_close(md_listing *l) {
+        if (l)
+                md_root_close(&l->md);
+}
+
+/* The listed d_type of @rel's first component, or -1 when the listing cannot tell. */
+static int listed_type(const md_listing *l, const char *rel) {
+        char first[32];
+        size_t n = strcspn(rel, "/");
+        int i;
+
+        if (!l->listed || n >= sizeof(first))
+                return -1;
+        memcpy(first, rel, n);
+        first[n] = '\0';
+        i = name_index(first);
+        return i < 0 ? -1 : l->type[i];
+}
+
+ssize_t md_listing_read(const md_listing *l, const char *rel, char *buf, size_t size) {
+        int type;
+
+        if (!l || !rel)
+                return -EINVAL;
+        type = listed_type(l, rel);
+        if (type == MD_LISTING_ABSENT)
+                return -ENOENT;
+        /* Below a listed folder ("bitmap/location"), or a symlink: the plain reader decides. */
+        if (type < 0 || strchr(rel, '/') || type == DT_LNK || type == DT_UNKNOWN)
+                return md_root_read(&l->md, rel, buf, size);
+        if (type == DT_REG)
+                return md_root_read_listed(&l->md, rel, buf, size);
+        if (type == DT_DIR)
+                return -EISDIR;
+        /* A FIFO, device or socket is not an attribute: refused without opening it. */
+        return -EINVAL;
+}
+
+int md_listing_is_dir(const md_listing *l, const char *name) {
+        int type;
+
+        if (!l || !name)
+                return -EINVAL;
+        type = listed_type(l, name);
+        if (type < 0 || strchr(name, '/') || type == DT_LNK || type == DT_UNKNOWN)
+                return md_root_is_dir(&l->md, name);
+        return type == DT_DIR ? 1 : 0;
+}
