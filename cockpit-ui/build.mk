@@ -12,13 +12,17 @@ ALL_TARGETS     += $(COCKPIT_OUT)
 INSTALL_TARGETS += install-cockpit
 DEB_PACKAGES    += nodejs:node npm:npm cockpit-ws cockpit-bridge cockpit-system chromium rrdtool curl
 
-# npm ci installs exactly what the lock file pins; it runs only when
-# node_modules is missing or older than the lock file.
-cockpit-ui/node_modules/.package-lock.json: cockpit-ui/package-lock.json cockpit-ui/package.json
-	cd cockpit-ui && npm ci --no-audit --no-fund
+# npm ci installs exactly what the lock file pins; it runs only when the
+# stamp, written after a complete install, is missing or older than the lock
+# file. npm ci empties node_modules first, so two builds running it at once
+# would break each other's install: flock makes them take turns.
+COCKPIT_NPM_STAMP := cockpit-ui/node_modules/.mdboost-installed
+$(COCKPIT_NPM_STAMP): cockpit-ui/package-lock.json cockpit-ui/package.json
+	@mkdir -p $(BUILD)
+	flock $(BUILD)/.cockpit-npm.lock sh -c 'cd cockpit-ui && npm ci --no-audit --no-fund'
 	@touch $@
 
-$(COCKPIT_OUT) &: $(COCKPIT_SRC) cockpit-ui/node_modules/.package-lock.json
+$(COCKPIT_OUT) &: $(COCKPIT_SRC) $(COCKPIT_NPM_STAMP)
 	node cockpit-ui/build.js $(COCKPIT_DIST)
 
 .PHONY: install-cockpit cockpit-pot
