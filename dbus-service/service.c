@@ -302,12 +302,51 @@ static void describe_conflicts(const md_array *a, const restore_plan *rp, op_res
                          " after the boost; those were left alone, everything else was restored.");
 }
 
+/*
+ * Writes the planned originals back, going on past a refusal so the others
+ * are restored. Each value put back leaves @e; a refused one stays in it.
+ * Returns the first refusal's error, or 0.
+ */
+static int restore_writes(context *c, const md_array *a, const restore_plan *rp, journal_entry *e,
+                          op_result *res) {
+        int failed = 0;
+
+        for (unsigned i = 0; i < rp->n_writes; i++) {
+                const restore_write *w = &rp->writes[i];
+                const char *name = md_tunable_get(w->tunable)->name;
+                md_tval back;
+                change *ch;
+                int r;
+
+                r = md_tunable_write(&c->root, a->name, w->tunable, w->text, &back);
+                if (r < 0) {
+                        log_error("could not restore %s of %s to '%s': %s", name, a->name, w->text, strerror(-r));
+                        if (failed)
+                                continue;
+                        failed = r;
+                        snprintf(res->message, sizeof(res->message),
+                                 "The kernel refused %s = '%s' on %s (%s). Every other value was put back; "
+                                 "the journal keeps this one's original and %s stays boosted: call Restore "
+                                 "again later (for EBUSY, once the running operation has ended).",
+                                 name, w->text, a->name, strerror(-r), a->name);
+                        res->complete = true;
+                        continue;
+                }
+                ch = &res->changes[res->n_changes++];
+                ch->name = name;
+                tval_text(&w->current, ch->old, sizeof(ch->old));
+                snprintf(ch->new_text, sizeof(ch->new_text), "%s", w->text);
+                e->originals[w->tunable] = e->written[w->tunable] = (md_tval){ .kind = MD_V_ABSENT };
+        }
+        return failed;
+}
+
 int service_restore_array(context *c, const md_array *a, const struct caller *who, const char *why,
                           op_result *res) {
         journal_entry *found = journal_find(&c->journal, a->uuid);
         journal_entry e;
         restore_plan rp;
-        int r, failed = 0;
+        int r;
 
         snprintf(res->array, sizeof(res->array), "%s", a->name);
         if (!a->uuid[0] || !found)
@@ -319,43 +358,18 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
                          a->name);
                 return r;
         }
-        for (unsigned i = 0; i < rp.n_writes; i++) {
-                const restore_write *w = &rp.writes[i];
-                md_tval back;
-
-                r = md_tunable_write(&c->root, a->name, w->tunable, w->text, &back);
-                if (r < 0) {
-                        /* Keep this one in the journal so a later Restore can try again. */
-                        log_error("could not restore %s of %s to '%s': %s", md_tunable_get(w->tunable)->name,
-                                  a->name, w->text, strerror(-r));
-                        if (!failed) {
-                                snprintf(res->message, sizeof(res->message),
-                                         "The kernel refused %s = '%s' on %s (%s). Every other value was put back; "
-                                         "the journal keeps this one's original and %s stays boosted: call Restore "
-                                         "again later (for EBUSY, once the running operation has ended).",
-                                         md_tunable_get(w->tunable)->name, w->text, a->name, strerror(-r), a->name);
-                                res->complete = true;
-                        }
-                        failed = failed ? failed : r;
-                        continue;
-                }
-                change *ch = &res->changes[res->n_changes++];
-                ch->name = md_tunable_get(w->tunable)->name;
-                tval_text(&w->current, ch->old, sizeof(ch->old));
-                snprintf(ch->new_text, sizeof(ch->new_text), "%s", w->text);
-                e.originals[w->tunable] = e.written[w->tunable] = (md_tval){ .kind = MD_V_ABSENT };
-        }
+        r = restore_writes(c, a, &rp, &e, res);
         for (unsigned i = 0; i < rp.n_conflicts; i++)
                 log_warning("restore of %s left %s alone: an administrator changed it after the boost", a->name,
                             md_tunable_get(rp.conflicts[i].tunable)->name);
-        if (failed)
+        if (r < 0)
                 journal_put(&c->journal, &e);
         else
                 journal_remove(&c->journal, e.uuid);
         service_save_journal(c);
-        audit_log(who, failed ? "restore-partial" : "restore", a->name, a->uuid, why, res->changes, res->n_changes);
-        if (failed)
-                return failed;
+        audit_log(who, r < 0 ? "restore-partial" : "restore", a->name, a->uuid, why, res->changes, res->n_changes);
+        if (r < 0)
+                return r;
         if (rp.n_conflicts > 0) {
                 describe_conflicts(a, &rp, res);
                 return -MDB_ECONFLICT;
