@@ -156,6 +156,8 @@ mdb_cleanup() {
 mdb_init() {
 	mdb_require_tools
 	mdb_ensure_users
+	# polkitd and the test users read what the harness writes, whatever the caller's umask.
+	umask 022
 	MDB_TMP=$(mktemp -d /tmp/mdboost-test.XXXXXX) || exit 1
 	# polkitd (user polkitd) and the test users must reach the bus socket inside.
 	chmod 0755 "$MDB_TMP"
