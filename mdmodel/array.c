@@ -194,7 +194,8 @@ static void read_tunables(const array_dirs *d, md_array *a) {
  * Opens sys/block/<name> as a root of its own and lists its md/ folder,
  * collecting the member names into @a; -ENOENT unless it has an md/ folder.
  */
-static int open_array_dirs(const md_root *r, const char *name, md_array *a, array_dirs *ret) {
+static int open_array_dirs(const md_root *r, const char *name, md_array *a, md_fd_cache *cache,
+                           md_kept *kept, array_dirs *ret) {
         char path[MD_NAME_MAX + 16];
         array_dirs d;
         int k;
@@ -205,7 +206,7 @@ static int open_array_dirs(const md_root *r, const char *name, md_array *a, arra
                 return -ENOENT;
         if (k < 0)
                 return k;
-        k = md_listing_open(&d.dir, a, &d.md);
+        k = md_listing_open_kept(&d.dir, a, cache, kept, &d.md);
         if (k < 0) {
                 md_root_close(&d.dir);
                 return k;
@@ -237,7 +238,9 @@ static int read_into(const array_dirs *d, const char *name, md_array *a) {
         return k == 1 ? 0 : -ENOENT;
 }
 
-int md_read_array(const md_root *r, const char *name, md_array *a) {
+/* md_read_array, reading through the kept files @kept of @cache when they are not NULL. */
+static int read_array(const md_root *r, const char *name, md_array *a, md_fd_cache *cache,
+                      md_kept *kept) {
         char nm[MD_NAME_MAX + 1];
         array_dirs dirs;
         md_array tmp;
@@ -252,7 +255,7 @@ int md_read_array(const md_root *r, const char *name, md_array *a) {
 
         tmp = *a;
         tmp.bad = 0;
-        k = open_array_dirs(r, nm, &tmp, &dirs);
+        k = open_array_dirs(r, nm, &tmp, cache, kept, &dirs);
         if (k == 0) {
                 k = read_into(&dirs, nm, &tmp);
                 close_array_dirs(&dirs);
@@ -264,6 +267,10 @@ int md_read_array(const md_root *r, const char *name, md_array *a) {
                 return k;
         *a = tmp;
         return 0;
+}
+
+int md_read_array(const md_root *r, const char *name, md_array *a) {
+        return read_array(r, name, a, NULL, NULL);
 }
 
 typedef struct name_scan {
@@ -287,11 +294,13 @@ static int grow_set(md_array_set *set) {
 }
 
 /* Collects sys/block entry names that could be arrays; md/ is checked when each is read. */
-static int name_entry(const char *entry, unsigned char type, void *userdata) {
+static int name_entry(const char *entry, unsigned char type, ino_t ino, void *userdata) {
         name_scan *s = userdata;
         int k;
 
-        (void) type; /* sys/block entries are symlinks on a real kernel: md/ decides */
+        /* sys/block entries are symlinks on a real kernel: md/ decides. */
+        (void) type;
+        (void) ino;
 
         if (!md_name_valid(entry))
                 return 0;
@@ -341,13 +350,15 @@ int md_read_arrays(const md_root *r, md_array_set *set) {
                 return k;
         sort_by_name(set->arrays, s.n);
 
+        md_fd_cache_begin(set->fds);
         for (unsigned i = 0; i < s.n; i++) {
                 md_array *a = &set->arrays[i];
+                md_kept *kept = md_fd_cache_get(&set->fds, a->name);
 
-                k = md_read_array(r, a->name, a);
+                k = read_array(r, a->name, a, set->fds, kept);
                 /* Running out of memory is the only failure that is not about one entry. */
                 if (k == -ENOMEM || k == -E2BIG)
-                        return k;
+                        break;
                 /*
                  * Not an array (no md/), stopped since the listing, or an entry
                  * that cannot be opened (a symlink loop): skip it.
@@ -358,6 +369,9 @@ int md_read_arrays(const md_root *r, md_array_set *set) {
                         swap_arrays(&set->arrays[out], a);
                 out++;
         }
+        md_fd_cache_end(set->fds);
+        if (k == -ENOMEM || k == -E2BIG)
+                return k;
         set->n = out;
         return 0;
 }
@@ -390,5 +404,6 @@ void md_array_set_free(md_array_set *set) {
         for (unsigned i = 0; i < set->cap; i++)
                 md_array_free(&set->arrays[i]);
         free(set->arrays);
+        md_fd_cache_free(&set->fds);
         *set = (md_array_set){ 0 };
 }

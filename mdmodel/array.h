@@ -97,10 +97,13 @@ typedef struct md_globals {
         md_tval speed_limit_max; /* KiB/s */
 } md_globals;
 
+typedef struct md_fd_cache md_fd_cache;
+
 typedef struct md_array_set {
         md_array *arrays; /* n valid entries, sorted by name */
         unsigned n;
         unsigned cap;     /* private */
+        md_fd_cache *fds; /* private: attribute files kept open between reads */
 } md_array_set;
 
 /* Member counts in collectd md plugin terms, plus the disks being rebuilt. */

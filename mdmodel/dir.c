@@ -41,7 +41,7 @@ static int scan_buffer(const char *buf, ssize_t n, md_dir_cb cb, void *userdata)
                 off += d->d_reclen;
                 if (is_dot(d->d_name))
                         continue;
-                k = cb(d->d_name, d->d_type, userdata);
+                k = cb(d->d_name, d->d_type, (ino_t) d->d_ino, userdata);
                 if (k < 0)
                         return k;
         }

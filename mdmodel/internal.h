@@ -12,9 +12,9 @@
 /*
  * Called for every entry of a directory except "." and "..", with its d_type
  * (DT_REG, DT_DIR, DT_LNK, ..., or DT_UNKNOWN on a filesystem that does not
- * say). A negative return stops the listing and is returned.
+ * say) and inode number. A negative return stops the listing and is returned.
  */
-typedef int (*md_dir_cb)(const char *name, unsigned char type, void *userdata);
+typedef int (*md_dir_cb)(const char *name, unsigned char type, ino_t ino, void *userdata);
 
 /*
  * Lists the directory @rel under @r, reading entries with getdents64 into a
@@ -45,10 +45,15 @@ ssize_t md_root_read_listed(const md_root *r, const char *rel, char *buf, size_t
  * listing says which attributes exist and what they are, so absent ones cost
  * no failed open and regular ones no fstat, and it finds the member folders.
  */
+typedef struct md_kept md_kept;
+
 typedef struct md_listing {
         md_root md;  /* md/ itself: relative names below it are one component */
-        bool listed; /* the whole folder was listed: type[] is exact */
+        bool listed; /* the whole folder was listed: type[] and ino[] are exact */
         unsigned char type[MD_LISTING_NAMES]; /* d_type of each known name, or ABSENT */
+        ino_t ino[MD_LISTING_NAMES];
+        md_fd_cache *cache; /* files kept open between reads, or NULL */
+        md_kept *kept;      /* this array's entry in it */
 } md_listing;
 
 /*
@@ -59,6 +64,9 @@ typedef struct md_listing {
  * bit and leaves every read to the plain reader.
  */
 int md_listing_open(const md_root *dir, md_array *a, md_listing *ret);
+/* The same, reading regular attributes through the kept files @k of @cache (both may be NULL). */
+int md_listing_open_kept(const md_root *dir, md_array *a, md_fd_cache *cache, md_kept *k,
+                         md_listing *ret);
 void md_listing_close(md_listing *l);
 
 /* md_root_read of @rel below md/ ("level", "bitmap/location"), informed by the listing. */
@@ -78,3 +86,23 @@ int md_member_add(md_array *a, const char *entry);
 
 /* Reads the state, slot and recovery_start of every member md_listing_open found, then sorts them. */
 void md_members_read(const md_listing *l, md_array *a);
+
+/*
+ * fdcache.c: attribute files of a set's arrays kept open between reads,
+ * within a fixed budget of descriptors.
+ */
+void md_fd_cache_begin(md_fd_cache *c);
+/* The entry of array @name, added if there is room; NULL means read it without keeping files. */
+md_kept *md_fd_cache_get(md_fd_cache **pc, const char *name);
+/* Closes what arrays not seen since md_fd_cache_begin kept. */
+void md_fd_cache_end(md_fd_cache *c);
+void md_fd_cache_free(md_fd_cache **pc);
+/* Records the filesystem of the array's md/ folder, forgetting what was kept on another. */
+void md_kept_set_dev(md_fd_cache *c, md_kept *k, dev_t dev);
+/*
+ * Reads the regular file @name, entry @i of the listing with inode
+ * @listed_ino, below the md/ folder open at @md_fd: through the kept file
+ * when it is that inode, else opened anew (and kept when the budget allows).
+ */
+ssize_t md_kept_read(md_fd_cache *c, md_kept *k, int md_fd, unsigned i, const char *name,
+                     ino_t listed_ino, char *buf, size_t size);

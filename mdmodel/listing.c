@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -56,13 +57,14 @@ typedef struct listing_scan {
         md_array *a;
 } listing_scan;
 
-static int listing_entry(const char *name, unsigned char type, void *userdata) {
+static int listing_entry(const char *name, unsigned char type, ino_t ino, void *userdata) {
         listing_scan *s = userdata;
         int i;
 
         i = name_index(name);
         if (i >= 0) {
                 s->l->type[i] = type;
+                s->l->ino[i] = ino;
                 return 0;
         }
         return md_member_add(s->a, name);
@@ -94,7 +96,23 @@ static int open_md(const md_root *dir, bool *ret_listable) {
         return -errno;
 }
 
+/* Ties the listing to the kept files of its array, on the filesystem md/ is on now. */
+static void attach_kept(md_listing *l, md_fd_cache *cache, md_kept *k) {
+        struct stat st;
+
+        if (!cache || !k || fstat(l->md.fd, &st) < 0)
+                return;
+        md_kept_set_dev(cache, k, st.st_dev);
+        l->cache = cache;
+        l->kept = k;
+}
+
 int md_listing_open(const md_root *dir, md_array *a, md_listing *ret) {
+        return md_listing_open_kept(dir, a, NULL, NULL, ret);
+}
+
+int md_listing_open_kept(const md_root *dir, md_array *a, md_fd_cache *cache, md_kept *kept,
+                         md_listing *ret) {
         md_listing l = { .md = MD_ROOT_NULL };
         listing_scan s = { .l = &l, .a = a };
         bool listable = false;
@@ -118,6 +136,8 @@ int md_listing_open(const md_root *dir, md_array *a, md_listing *ret) {
         if (k < 0)
                 a->bad |= UINT64_C(1) << MD_ATTR_MEMBERS;
         l.listed = k == 0;
+        if (l.listed)
+                attach_kept(&l, cache, kept);
         *ret = l;
         return 0;
 }
@@ -127,31 +147,40 @@ void md_listing_close(md_listing *l) {
                 md_root_close(&l->md);
 }
 
-/* The listed d_type of @rel's first component, or -1 when the listing cannot tell. */
-static int listed_type(const md_listing *l, const char *rel) {
+/* Index in names[] of @rel's first component, or -1 when the listing cannot tell. */
+static int listed_index(const md_listing *l, const char *rel) {
         char first[32];
         size_t n = strcspn(rel, "/");
-        int i;
 
         if (!l->listed || n >= sizeof(first))
                 return -1;
         memcpy(first, rel, n);
         first[n] = '\0';
-        i = name_index(first);
+        return name_index(first);
+}
+
+/* The listed d_type of @rel's first component, or -1 when the listing cannot tell. */
+static int listed_type(const md_listing *l, const char *rel) {
+        int i = listed_index(l, rel);
+
         return i < 0 ? -1 : l->type[i];
 }
 
 ssize_t md_listing_read(const md_listing *l, const char *rel, char *buf, size_t size) {
-        int type;
+        int i, type;
 
         if (!l || !rel)
                 return -EINVAL;
-        type = listed_type(l, rel);
+        i = listed_index(l, rel);
+        type = i < 0 ? -1 : l->type[i];
         if (type == MD_LISTING_ABSENT)
                 return -ENOENT;
         /* Below a listed folder ("bitmap/location"), or a symlink: the plain reader decides. */
-        if (type < 0 || strchr(rel, '/') || type == DT_LNK || type == DT_UNKNOWN)
+        if (i < 0 || strchr(rel, '/') || type == DT_LNK || type == DT_UNKNOWN)
                 return md_root_read(&l->md, rel, buf, size);
+        if (type == DT_REG && l->kept)
+                return md_kept_read(l->cache, l->kept, l->md.fd, (unsigned) i, rel, l->ino[i], buf,
+                                    size);
         if (type == DT_REG)
                 return md_root_read_listed(&l->md, rel, buf, size);
         if (type == DT_DIR)
