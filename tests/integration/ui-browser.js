@@ -130,6 +130,26 @@ async function screenshot(page, file) {
     await page.setViewportSize({ width, height: 1000 });
 }
 
+// The kernel moves on: the service reads the new sysfs values and emits
+// PropertiesChanged, and the card follows without a reload. Meanwhile the
+// page itself asks the service nothing: it does not poll.
+async function testLiveUpdate(page) {
+    const card = page.locator("[data-array=md0]");
+    await card.waitFor({ timeout: 20000 });
+    const callsBefore = fs.statSync(env.UI_CALLS_LOG).size;
+    const md = path.join(env.MDB_ROOT, "sys/block/md0/md");
+    fs.writeFileSync(path.join(md, "sync_completed"), "1046528 / 2093056\n");
+    fs.writeFileSync(path.join(md, "sync_speed"), "20480\n");
+    await card.locator(".pf-v5-c-progress__measure", { hasText: "50.0 %" }).waitFor({ timeout: 15000 });
+    check(true, "the progress bar follows the kernel to 50.0 % without a reload");
+    check(await card.locator(".mdb-speed").innerText() === "20 MiB/s",
+          `the speed follows too (${await card.locator(".mdb-speed").innerText()})`);
+    await page.waitForTimeout(6000);
+    const calls = fs.readFileSync(env.UI_CALLS_LOG, "utf8").slice(callsBefore)
+            .split("\n").filter(l => l.startsWith("method call"));
+    check(calls.length === 0, `the page made no D-Bus call to the service while it watched (${calls.length})`);
+}
+
 async function testBoostRestore(page) {
     const card = page.locator("[data-array=md0]");
     await card.waitFor({ timeout: 20000 });
@@ -280,6 +300,7 @@ async function main() {
         await testMenu(browser, env.UI_ADMIN_URL);
         const admin = await openPage(browser, env.UI_ADMIN_URL);
         await testHistory(admin);
+        await testLiveUpdate(admin);
         await testBoostRestore(admin);
         const user = await openPage(browser, env.UI_USER_URL);
         await testUnprivileged(user);
