@@ -78,7 +78,13 @@ export class MdBoostClient {
         return arrays;
     }
 
-    async onPropertiesChanged(path, [iface, changed, invalidated]) {
+    // A signal whose follow-up reads fail (the service went away meanwhile, an
+    // array vanished) is answered by reading everything again.
+    onPropertiesChanged(path, args) {
+        this.applyChanges(path, args).catch(() => this.reload());
+    }
+
+    async applyChanges(path, [iface, changed, invalidated]) {
         if (this.state.status !== "ready")
             return;
         const props = unwrap(changed);
