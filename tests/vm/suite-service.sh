@@ -1,0 +1,191 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Runs inside the test VM (tests/vm/run-in-vm --disks 6): mdboostd on a
+# private system bus with Debian's polkitd (tests/integration/service-lib.sh),
+# writing the real md driver's files:
+#   - Boost of a recovering raid5 shows in the kernel's own files, and the
+#     rebuild runs faster than the ceiling it had;
+#   - Restore brings back every original byte for byte;
+#   - a boost restores by itself when the recovery completes;
+#   - kill -9 after a boost, then a restart, restores;
+#   - the kernel's refusals come back as the documented D-Bus errors with
+#     nothing left half-applied: out-of-range values (InvalidArgument), a
+#     stripe cache on raid1 (InvalidArgument), sync_max lowered while a
+#     reshape runs (EBUSY, Busy).
+set -u
+
+MDB_SERVICE_BIN=${MDB_SERVICE_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/build/mdboostd}
+. "$(dirname "$0")/../integration/service-lib.sh"
+. "$(dirname "$0")/lib.sh"
+
+[ -n "${MDBOOST_VM:-}" ] || { echo "suite-service.sh runs inside tests/vm/run-in-vm"; exit 2; }
+
+# One count of checks: lib.sh's helpers report through service-lib.sh's.
+vm_pass() { mdb_pass "$@"; }
+vm_fail() { mdb_fail "$@"; }
+
+# The tunables a boost may touch, as the kernel prints them: the byte-for-byte
+# picture of an array that Restore must bring back.
+tunables_of() {
+	local md=$1 f
+	for f in sync_speed_min sync_speed_max sync_min sync_max stripe_cache_size group_thread_cnt; do
+		[ -e "/sys/block/$md/md/$f" ] && printf '%s=%s\n' "$f" "$(cat "/sys/block/$md/md/$f")"
+	done
+	printf 'read_ahead_kb=%s\n' "$(cat "/sys/block/$md/queue/read_ahead_kb")"
+	printf 'speed_limit_min=%s\n' "$(cat /proc/sys/dev/raid/speed_limit_min)"
+	printf 'speed_limit_max=%s\n' "$(cat /proc/sys/dev/raid/speed_limit_max)"
+}
+
+snap() { tunables_of "$1" >"$MDB_TMP/tun-$2"; }
+same_as() { tunables_of "$1" | cmp -s - "$MDB_TMP/tun-$2"; }
+expect_same() {
+	if same_as "$1" "$2"; then
+		mdb_pass "$3"
+	else
+		mdb_fail "$3: $(tunables_of "$1" | diff "$MDB_TMP/tun-$2" - | grep '^[<>]' | tr '\n' ' ')"
+	fi
+}
+
+boosted() { [ "$(mdb_array_prop "$1" Boosted)" = true ]; }
+not_boosted() { [ "$(mdb_array_prop "$1" Boosted)" = false ]; }
+
+# The new value the last Boost reply gave for a tunable.
+change_new() { mdb_changes | awk -F'\t' -v t="$1" '$1 == t { print $3 }'; }
+
+mdstat_pos() { mdstat_progress "$1" | awk '{ print $2 }'; }
+
+# A recovery of md0 onto DISK, crawling at the global ceiling of 2000 KiB/s.
+start_recovery() {
+	local md=$1 disk=$2
+	echo 2000 >/proc/sys/dev/raid/speed_limit_max
+	mdadm "/dev/$md" --fail "$disk" --remove "$disk" >/dev/null 2>&1
+	mdadm --zero-superblock "$disk" >/dev/null 2>&1
+	mdadm "/dev/$md" --add "$disk" >/dev/null 2>&1
+	vm_wait_for 10 md_running "$md"
+}
+
+mdb_init
+MDB_ROOT=/
+trap 'md_stop_all; mdb_cleanup' EXIT
+
+raid5=$(vm_disks 0 4)
+mdadm --create /dev/md0 --run --quiet --level=raid5 --raid-devices=4 --chunk=64 \
+	--metadata=1.2 --bitmap=none --assume-clean $raid5 || { echo "mdadm --create md0 failed"; exit 1; }
+mdadm --create /dev/md1 --run --quiet --level=raid1 --raid-devices=2 \
+	--metadata=1.2 --bitmap=none --assume-clean $(vm_disks 4 2) || { echo "mdadm --create md1 failed"; exit 1; }
+
+mdb_start_bus
+mdb_start_polkit
+mdb_start_service
+
+# ---- Boost and Restore of a recovering raid5 -------------------------------
+
+start_recovery md0 "$(vm_disk 3)"
+mdb_check "md0 recovers onto $(vm_disk 3)" [ "$(md_attr md0 sync_action)" = recover ]
+snap md0 before
+
+mdb_call root Boost 'ssa{sv}' md0 fast 0
+mdb_expect_ok "Boost fast of the recovering md0"
+floor=$(change_new sync_speed_min)
+mdb_check "the reply raises sync_speed_min (to ${floor:-nothing})" [ -n "$floor" ]
+vm_expect "the kernel reads sync_speed_min '$floor (local)'" "$floor (local)" "$(md_attr md0 sync_speed_min)"
+ceiling=$(md_attr md0 sync_speed_max)
+mdb_check "the kernel's sync_speed_max ($ceiling) is local and not below the floor" \
+	awk -v c="$ceiling" -v f="$floor" 'BEGIN { exit !(c ~ /\(local\)$/ && c + 0 >= f + 0) }'
+cache=$(change_new stripe_cache_size)
+vm_expect "the kernel reads stripe_cache_size ${cache:-?}" "${cache:-?}" "$(md_attr md0 stripe_cache_size)"
+mdb_check "md0 reads Boosted" boosted md0
+
+# At the 2000 KiB/s ceiling the recovery moves 6000 KiB in 3 s; boosted it must beat that.
+p0=$(mdstat_pos md0)
+sleep 3
+p1=$(mdstat_pos md0)
+mdb_check "the boosted recovery moves faster than the old ceiling (${p0:-?} -> ${p1:-?} KiB in 3 s)" \
+	test -n "$p0" -a -n "$p1" -a "${p1:-0}" -gt $((${p0:-0} + 6000))
+
+mdb_call root Restore 'sa{sv}' md0 0
+mdb_expect_ok "Restore of md0"
+expect_same md0 before "Restore brings back every original byte for byte"
+mdb_check "md0 is no longer boosted" not_boosted md0
+mdb_check "the recovery goes on after Restore" [ "$(md_attr md0 sync_action)" = recover ]
+
+# ---- a boost ends by itself with the recovery ------------------------------
+
+mdb_call root Boost 'ssa{sv}' md0 fast 0
+mdb_expect_ok "Boost fast again"
+mdb_check "the boosted recovery completes" vm_wait_for 180 md_idle md0
+mdb_check "the service restores by itself when the recovery completes" vm_wait_for 30 same_as md0 before
+mdb_check "md0 is no longer boosted after the recovery" vm_wait_for 10 not_boosted md0
+
+# ---- kill -9 after a boost, then a restart, restores -------------------------
+
+start_recovery md0 "$(vm_disk 2)"
+snap md0 before
+mdb_call root Boost 'ssa{sv}' md0 max 0
+mdb_expect_ok "Boost max of a new recovery"
+snap md0 boosted
+mdb_check "Boost max changed the kernel's files" eval '! same_as md0 before'
+mdb_stop_service KILL
+mdb_check "kill -9 leaves the boost in the kernel" same_as md0 boosted
+mdb_start_service
+mdb_check "the restarted service restores md0 byte for byte" vm_wait_for 60 same_as md0 before
+mdb_check "md0 is not boosted after the restart" vm_wait_for 10 not_boosted md0
+md_wait_idle md0 180
+
+# ---- refusals ---------------------------------------------------------------
+
+echo 2000 >/proc/sys/dev/raid/speed_limit_max
+snap md0 before
+snap md1 before
+mdb_call root Boost 'ssa{sv}' md0 fast 1 sync_speed_min u 0
+mdb_expect_error InvalidArgument "a floor of 0 KiB/s (the kernel's EINVAL) is refused with InvalidArgument"
+expect_same md0 before "nothing was written for the refused floor"
+mdb_call root Boost 'ssa{sv}' md0 fast 1 stripe_cache_size u 16
+mdb_expect_error InvalidArgument "stripe_cache_size 16 (the kernel's EINVAL) is refused with InvalidArgument"
+expect_same md0 before "nothing was written for the refused stripe cache"
+mdb_call root Boost 'ssa{sv}' md0 fast 1 stripe_cache_size u 32769
+mdb_expect_error InvalidArgument "stripe_cache_size 32769 (the kernel's EINVAL) is refused with InvalidArgument"
+expect_same md0 before "nothing was written for the oversized stripe cache"
+mdb_call root Boost 'ssa{sv}' md1 fast 1 stripe_cache_size u 4096
+mdb_expect_error InvalidArgument "a stripe cache on raid1 md1 is refused with InvalidArgument"
+expect_same md1 before "nothing was written to md1"
+mdb_check "md1 is not boosted" not_boosted md1
+
+# sync_max set by an admin stops a reshape at that sector; Boost lifts it to
+# "max", and putting the number back while the reshape runs is EBUSY (the
+# kernel refuses to lower sync_max under a running operation).
+mdadm --stop /dev/md1 >/dev/null 2>&1
+mdadm --zero-superblock "$(vm_disk 4)" >/dev/null 2>&1
+echo 2000 >/proc/sys/dev/raid/speed_limit_max
+stop_at=65536
+mdb_check "an admin's sync_max $stop_at is accepted while md0 is idle" md_set md0 sync_max "$stop_at"
+mdadm /dev/md0 --add "$(vm_disk 4)" >/dev/null 2>&1
+if mdadm --grow /dev/md0 --raid-devices=5 --backup-file="$MDB_TMP/md0-grow.backup" >"$MDB_TMP/grow.log" 2>&1 &&
+	vm_wait_for 20 md_running md0 && [ "$(md_attr md0 sync_action)" = reshape ]; then
+	mdb_pass "md0 reshapes from 4 to 5 members"
+else
+	mdb_fail "md0 reshapes from 4 to 5 members: $(cat "$MDB_TMP/grow.log")"
+fi
+vm_log "sync_max during the reshape: $(md_attr md0 sync_max)"
+snap md0 before
+mdb_call root Boost 'ssa{sv}' md0 fast 0
+mdb_expect_ok "Boost fast of the reshaping md0"
+vm_expect "Boost lifts sync_max to max" max "$(md_attr md0 sync_max)"
+snap md0 boosted
+mdb_call root Restore 'sa{sv}' md0 0
+mdb_expect_error Busy "Restore of sync_max during the reshape answers Busy"
+after=$(tunables_of md0)
+if [ "$after" = "$(cat "$MDB_TMP/tun-boosted")" ] || [ "$after" = "$(cat "$MDB_TMP/tun-before")" ]; then
+	mdb_pass "after Busy md0 is wholly boosted or wholly restored, nothing in between"
+else
+	mdb_fail "after Busy md0 is half-applied: $(diff "$MDB_TMP/tun-boosted" <(echo "$after") | grep '^[<>]' | tr '\n' ' ')"
+fi
+mdb_check "md0 still holds its originals after Busy" boosted md0
+md_wait_idle md0 300
+vm_wait_for 20 sh -c '! pgrep -f "mdadm --grow" >/dev/null'
+mdb_call root Restore 'sa{sv}' md0 0
+mdb_expect_ok "Restore once the reshape is over"
+mdb_check "md0 is not boosted once the reshape is over" vm_wait_for 10 not_boosted md0
+
+mdb_finish
