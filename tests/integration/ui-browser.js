@@ -239,9 +239,15 @@ async function testMenu(browser, base) {
     check(at > names.indexOf("Logs") && at < names.indexOf("Accounts"),
           `the menu lists RAID rebuild among the system pages where Storage is (${names.join(", ")})`);
     await link.click();
-    const frame = page.frameLocator("iframe[name='cockpit1:localhost/mdboost']");
-    await frame.locator("[data-array=md0]").waitFor({ timeout: 20000 });
-    check(true, "the menu entry opens the page, which shows md0");
+    try {
+        await page.waitForURL(/\/mdboost/, { timeout: 15000 });
+        const frame = page.frameLocator("iframe[name='cockpit1:localhost/mdboost']");
+        await frame.locator("[data-array=md0]").waitFor({ timeout: 30000 });
+        check(true, "the menu entry opens the page, which shows md0");
+    } catch (err) {
+        const frames = page.frames().map(f => `${f.name()} ${f.url()}`).join("; ");
+        check(false, `the menu entry opens the page (at ${page.url()}, frames: ${frames}): ${err.message.split("\n")[0]}`);
+    }
     await page.close();
 }
 
