@@ -37,7 +37,7 @@ static unsigned open_fds(void) {
         DIR *dir = opendir("/proc/self/fd");
 
         assert_non_null(dir);
-        while ((d = readdir(dir)))
+        for (d = readdir(dir); d; d = readdir(dir))
                 if (d->d_name[0] != '.')
                         n++;
         closedir(dir);
