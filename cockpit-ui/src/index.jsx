@@ -7,8 +7,10 @@ import "./app.css";
 
 import { App } from "./app.jsx";
 import { MdBoostClient } from "./client.js";
+import { followCockpitTheme } from "./theme.js";
 
 document.addEventListener("DOMContentLoaded", () => {
+    followCockpitTheme();
     const client = new MdBoostClient();
     createRoot(document.getElementById("app")).render(<App client={client} />);
 });
