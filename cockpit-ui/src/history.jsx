@@ -72,7 +72,7 @@ function useHistory(array, seconds) {
             return { datadir, data: await exportSeries(files, seconds) };
         })()
                 .then(result => !cancelled && setState(result))
-                .catch(err => !cancelled && setState({ error: err.message || String(err) }));
+                .catch(err => !cancelled && setState({ error: err }));
         return () => { cancelled = true };
     }, [array, seconds, tick]);
     return state;
@@ -91,8 +91,19 @@ export const History = ({ array, systemFloor, helpExpanded }) => {
     let body;
     if (state.loading) {
         body = <Spinner size="lg" aria-label={_("Loading history")} />;
+    } else if (state.error && state.error.problem === "not-found") {
+        // cockpit.spawn reports a missing program as the problem "not-found".
+        body = (
+            <Alert variant="warning" isInline isPlain title={_("rrdtool is not installed, so the history cannot be drawn")}>
+                <CodeBlock className="mdb-code"><CodeBlockCode>sudo apt install rrdtool</CodeBlockCode></CodeBlock>
+            </Alert>
+        );
     } else if (state.error) {
-        body = <Alert variant="warning" isInline isPlain title={_("The history could not be read")}>{state.error}</Alert>;
+        body = (
+            <Alert variant="warning" isInline isPlain title={_("The history could not be read")}>
+                {state.error.message || String(state.error)}
+            </Alert>
+        );
     } else if (state.missing) {
         body = <NotRecording array={array.Name} datadir={state.datadir} expanded={helpExpanded} />;
     } else {
