@@ -23,15 +23,24 @@ function useClientState(client) {
     return state;
 }
 
-function useAdmin() {
+// Whether the session has administrative access; when it changes (the
+// "Limited access" button), the client reopens its channel with the new identity.
+function useAdmin(client) {
     const [allowed, setAllowed] = useState(null);
     useEffect(() => {
         const permission = cockpit.permission({ admin: true });
-        const update = () => setAllowed(permission.allowed);
+        let last = null;
+        const update = () => {
+            if (last !== null && permission.allowed !== null && permission.allowed !== last)
+                client.reconnect();
+            if (permission.allowed !== null)
+                last = permission.allowed;
+            setAllowed(permission.allowed);
+        };
         permission.addEventListener("changed", update);
         update();
         return () => permission.close();
-    }, []);
+    }, [client]);
     return allowed;
 }
 
@@ -86,7 +95,7 @@ const Header = ({ manager }) => (
 
 export const App = ({ client }) => {
     const state = useClientState(client);
-    const admin = useAdmin();
+    const admin = useAdmin(client);
     const profiles = useProfiles(client, state.status === "ready");
     const paths = Object.keys(state.arrays).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
 

@@ -23,12 +23,25 @@ export class MdBoostClient {
         this.state = { status: "connecting", problem: null, manager: {}, arrays: {} };
         this.listeners = new Set();
         this.generation = 0;
-        this.dbus = cockpit.dbus(BUS_NAME, { bus: "system", superuser: "try" });
-        this.subscription = this.dbus.subscribe(
+        this.connect();
+    }
+
+    // superuser "try": as root when the session has administrative access,
+    // else as the user. A channel keeps the identity it was opened with, so
+    // the page reconnects when the access changes.
+    connect() {
+        const dbus = cockpit.dbus(BUS_NAME, { bus: "system", superuser: "try" });
+        this.dbus = dbus;
+        this.subscription = dbus.subscribe(
             { interface: PROPS_IFACE, member: "PropertiesChanged", path_namespace: MANAGER_PATH },
-            (path, iface, signal, args) => this.onPropertiesChanged(path, args));
-        this.dbus.addEventListener("owner", (event, owner) => this.onOwner(owner));
+            (path, iface, signal, args) => this.dbus === dbus && this.onPropertiesChanged(path, args));
+        dbus.addEventListener("owner", (event, owner) => this.dbus === dbus && this.onOwner(owner));
         this.reload();
+    }
+
+    reconnect() {
+        this.close();
+        this.connect();
     }
 
     subscribe(fn) {
