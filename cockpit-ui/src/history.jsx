@@ -16,11 +16,17 @@ const RANGE_LABELS = {
     "1w": _("Week"),
 };
 
-export const COLLECTD_CONFIG = `LoadPlugin mdraid
-LoadPlugin rrdtool
-<Plugin rrdtool>
-  DataDir "/var/lib/collectd/rrd"
-</Plugin>`;
+// Debian's /etc/collectd/collectd.conf (package collectd) loads the rrdtool
+// plugin and includes /etc/collectd/collectd.conf.d/*.conf.
+const MDRAID_CONF = "LoadPlugin mdraid";
+
+function rrdtoolConf(datadir) {
+    return `LoadPlugin rrdtool\n<Plugin rrdtool>\n  DataDir "${datadir}"\n</Plugin>`;
+}
+
+const Code = ({ children }) => (
+    <CodeBlock className="mdb-code"><CodeBlockCode>{children}</CodeBlockCode></CodeBlock>
+);
 
 // The instructions are long: the first card shows them open, the
 // others keep them one click away.
@@ -35,12 +41,14 @@ const NotRecording = ({ array, datadir, expanded }) => {
             <ExpandableSection toggleText={open ? _("Hide how to enable it") : _("Show how to enable it")}
                                isExpanded={open} onToggle={(_event, value) => setOpen(value)}
                                className="mdb-enable">
-                <p>{_("Install collectd and enable the mdraid and rrdtool plugins, for example in /etc/collectd/collectd.conf.d/mdraid.conf:")}</p>
-                <CodeBlock className="mdb-code"><CodeBlockCode>{COLLECTD_CONFIG}</CodeBlockCode></CodeBlock>
-                <p>{_("then install the packages and restart collectd:")}</p>
-                <CodeBlock className="mdb-code">
-                    <CodeBlockCode>{"sudo apt install collectd-core rrdtool\nsudo systemctl restart collectd"}</CodeBlockCode>
-                </CodeBlock>
+                <p>{_("Install collectd:")}</p>
+                <Code>sudo apt install collectd</Code>
+                <p>{_("Load the mdraid plugin in /etc/collectd/collectd.conf.d/mdraid.conf:")}</p>
+                <Code>{MDRAID_CONF}</Code>
+                <p>{_("collectd's rrdtool plugin writes the history; Debian's /etc/collectd/collectd.conf loads it. If yours does not, add:")}</p>
+                <Code>{rrdtoolConf(datadir)}</Code>
+                <p>{_("Then restart collectd:")}</p>
+                <Code>sudo systemctl restart collectd</Code>
             </ExpandableSection>
         </div>
     );

@@ -45,15 +45,15 @@ function points(d) {
     return (d.match(/[ML][\d.]+,[\d.]+/g) || []).map(p => p.slice(1).split(",").map(Number));
 }
 
-function pageUrl(base) {
-    return `${base}${PAGE}#/?datadir=${encodeURIComponent(env.UI_DATADIR)}`;
+function pageUrl(base, datadir) {
+    return `${base}${PAGE}#/?datadir=${encodeURIComponent(datadir)}`;
 }
 
-async function openPage(browser, base) {
+async function openPage(browser, base, datadir = env.UI_DATADIR) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.on("pageerror", err => console.log(`page error: ${err.message}`));
     page.on("console", msg => msg.type() === "error" && console.log(`console: ${msg.text()}`));
-    await page.goto(pageUrl(base));
+    await page.goto(pageUrl(base, datadir));
     return page;
 }
 
@@ -209,6 +209,8 @@ async function testBoostRestore(page) {
     }
 }
 
+const EMPTY_DATADIR = "/nonexistent/collectd/rrd";
+
 async function testUnprivileged(page) {
     const card = page.locator("[data-array=md0]");
     await card.waitFor({ timeout: 20000 });
@@ -224,6 +226,16 @@ async function testUnprivileged(page) {
     check(await page.locator("#mdb-limited").count() === 1, "the page explains the limited access");
     await boost.click({ force: true });
     check(await page.locator("#mdb-boost-dialog").count() === 0, "clicking the disabled Boost opens nothing");
+
+    const missing = card.locator(".mdb-history-missing");
+    await missing.waitFor({ timeout: 20000 });
+    const text = await missing.innerText();
+    check(text.includes("collectd is not recording md0") && text.includes(EMPTY_DATADIR),
+          "without RRD files the page says collectd is not recording md0, and where it looked");
+    check(text.includes("LoadPlugin mdraid") && text.includes(`DataDir "${EMPTY_DATADIR}"`) &&
+          text.includes("sudo systemctl restart collectd"),
+          "and shows the config lines and commands that enable it");
+    check(await card.locator(".mdb-chart").count() === 0, "and draws no empty chart");
 }
 
 // Cockpit's shell lists the page in its menu by the manifest's order, 31:
@@ -308,7 +320,8 @@ async function main() {
         await testHistory(admin);
         await testLiveUpdate(admin);
         await testBoostRestore(admin);
-        const user = await openPage(browser, env.UI_USER_URL);
+        // This session is pointed at a folder without RRD files.
+        const user = await openPage(browser, env.UI_USER_URL, EMPTY_DATADIR);
         await testUnprivileged(user);
         await testServiceGone(admin);
         await testServiceError(admin);
