@@ -46,7 +46,7 @@ typedef struct array_dirs {
 static ssize_t read_attr(const array_dirs *d, const char *rel, char *buf, size_t size) {
         if (strncmp(rel, "md/", 3) == 0)
                 return md_listing_read(&d->md, rel + 3, buf, size);
-        return md_root_read(&d->dir, rel, buf, size);
+        return md_listing_read_path(&d->md, rel, buf, size);
 }
 
 /* A value attribute: absent when missing, unknown (and marked bad) when unreadable. */

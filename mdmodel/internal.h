@@ -48,6 +48,7 @@ ssize_t md_root_read_listed(const md_root *r, const char *rel, char *buf, size_t
 typedef struct md_kept md_kept;
 
 typedef struct md_listing {
+        int dir_fd;  /* the array's folder, not owned */
         md_root md;  /* md/ itself: relative names below it are one component */
         bool listed; /* the whole folder was listed: type[] and ino[] are exact */
         unsigned char type[MD_LISTING_NAMES]; /* d_type of each known name, or ABSENT */
@@ -71,6 +72,9 @@ void md_listing_close(md_listing *l);
 
 /* md_root_read of @rel below md/ ("level", "bitmap/location"), informed by the listing. */
 ssize_t md_listing_read(const md_listing *l, const char *rel, char *buf, size_t size);
+
+/* md_root_read of @rel below the array's folder ("size", "md/dev-vda/state"), kept if it may. */
+ssize_t md_listing_read_path(const md_listing *l, const char *rel, char *buf, size_t size);
 
 /* md_root_is_dir of @name below md/, informed by the listing. */
 int md_listing_is_dir(const md_listing *l, const char *name);
@@ -97,8 +101,15 @@ md_kept *md_fd_cache_get(md_fd_cache **pc, const char *name);
 /* Closes what arrays not seen since md_fd_cache_begin kept. */
 void md_fd_cache_end(md_fd_cache *c);
 void md_fd_cache_free(md_fd_cache **pc);
-/* Records the filesystem of the array's md/ folder, forgetting what was kept on another. */
-void md_kept_set_dev(md_fd_cache *c, md_kept *k, dev_t dev);
+/*
+ * Starts a read of the array whose md/ folder is on filesystem @dev and was
+ * just listed (@type, @ino: md_listing's): forgets what was kept on another
+ * filesystem and attributes no longer listed as the same regular file.
+ */
+void md_kept_begin(md_fd_cache *c, md_kept *k, dev_t dev, const unsigned char *type,
+                   const ino_t *ino);
+/* Ends it: files in sub-folders this read did not ask for (a member gone) are closed. */
+void md_kept_end(md_fd_cache *c, md_kept *k);
 /*
  * Reads the regular file @name, entry @i of the listing with inode
  * @listed_ino, below the md/ folder open at @md_fd: through the kept file
@@ -106,3 +117,10 @@ void md_kept_set_dev(md_fd_cache *c, md_kept *k, dev_t dev);
  */
 ssize_t md_kept_read(md_fd_cache *c, md_kept *k, int md_fd, unsigned i, const char *name,
                      ino_t listed_ino, char *buf, size_t size);
+/*
+ * Reads @rel below the array's folder @dir_fd ("md/dev-vda/state",
+ * "queue/read_ahead_kb") through the kept file when fstatat of @rel finds
+ * its inode, else opened anew (and kept when the budget allows).
+ */
+ssize_t md_kept_read_path(md_fd_cache *c, md_kept *k, int dir_fd, const char *rel, char *buf,
+                          size_t size);

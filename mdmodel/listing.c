@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -102,7 +103,7 @@ static void attach_kept(md_listing *l, md_fd_cache *cache, md_kept *k) {
 
         if (!cache || !k || fstat(l->md.fd, &st) < 0)
                 return;
-        md_kept_set_dev(cache, k, st.st_dev);
+        md_kept_begin(cache, k, st.st_dev, l->type, l->ino);
         l->cache = cache;
         l->kept = k;
 }
@@ -113,7 +114,7 @@ int md_listing_open(const md_root *dir, md_array *a, md_listing *ret) {
 
 int md_listing_open_kept(const md_root *dir, md_array *a, md_fd_cache *cache, md_kept *kept,
                          md_listing *ret) {
-        md_listing l = { .md = MD_ROOT_NULL };
+        md_listing l = { .md = MD_ROOT_NULL, .dir_fd = dir ? dir->fd : -1 };
         listing_scan s = { .l = &l, .a = a };
         bool listable = false;
         int fd, k = -EACCES;
@@ -143,8 +144,33 @@ int md_listing_open_kept(const md_root *dir, md_array *a, md_fd_cache *cache, md
 }
 
 void md_listing_close(md_listing *l) {
-        if (l)
-                md_root_close(&l->md);
+        if (!l)
+                return;
+        if (l->kept)
+                md_kept_end(l->cache, l->kept);
+        l->kept = NULL;
+        md_root_close(&l->md);
+}
+
+ssize_t md_listing_read_path(const md_listing *l, const char *rel, char *buf, size_t size) {
+        if (!l || !rel)
+                return -EINVAL;
+        if (l->kept)
+                return md_kept_read_path(l->cache, l->kept, l->dir_fd, rel, buf, size);
+        return md_root_read(&(const md_root){ .fd = l->dir_fd }, rel, buf, size);
+}
+
+/* Below md/ but not vouched for by the listing: read by path from the array's folder. */
+static ssize_t read_below_md(const md_listing *l, const char *rel, char *buf, size_t size) {
+        char path[64];
+        int n;
+
+        if (!l->kept)
+                return md_root_read(&l->md, rel, buf, size);
+        n = snprintf(path, sizeof(path), "md/%s", rel);
+        if (n < 0 || (size_t) n >= sizeof(path))
+                return md_root_read(&l->md, rel, buf, size);
+        return md_listing_read_path(l, path, buf, size);
 }
 
 /* Index in names[] of @rel's first component, or -1 when the listing cannot tell. */
@@ -175,9 +201,9 @@ ssize_t md_listing_read(const md_listing *l, const char *rel, char *buf, size_t 
         type = i < 0 ? -1 : l->type[i];
         if (type == MD_LISTING_ABSENT)
                 return -ENOENT;
-        /* Below a listed folder ("bitmap/location"), or a symlink: the plain reader decides. */
+        /* Below a listed folder ("bitmap/location"), or a symlink: checked by path. */
         if (i < 0 || strchr(rel, '/') || type == DT_LNK || type == DT_UNKNOWN)
-                return md_root_read(&l->md, rel, buf, size);
+                return read_below_md(l, rel, buf, size);
         if (type == DT_REG && l->kept)
                 return md_kept_read(l->cache, l->kept, l->md.fd, (unsigned) i, rel, l->ino[i], buf,
                                     size);

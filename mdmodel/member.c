@@ -35,23 +35,23 @@ static int grow_members(md_array *a) {
 }
 
 /*
- * Reads a member attribute relative to md/; -ENOENT and unreadable files are
- * the caller's to judge. The member folders are not listed (that would cost
- * more than the three opens it could save), so these keep the fstat check.
+ * Reads a member attribute; -ENOENT and unreadable files are the caller's to
+ * judge. The member folders are not listed (that would cost more than the
+ * three opens it could save): a kept file is checked by its path instead.
  */
-static ssize_t read_member_attr(const md_root *md, const char *member, const char *attr, char *buf,
-                                size_t size) {
+static ssize_t read_member_attr(const md_listing *l, const char *member, const char *attr,
+                                char *buf, size_t size) {
         char path[MD_NAME_MAX + 64];
         int n;
 
-        n = snprintf(path, sizeof(path), MEMBER_PREFIX "%s/%s", member, attr);
+        n = snprintf(path, sizeof(path), "md/" MEMBER_PREFIX "%s/%s", member, attr);
         if (n < 0 || (size_t) n >= sizeof(path))
                 return -ENAMETOOLONG;
-        return md_root_read(md, path, buf, size);
+        return md_listing_read_path(l, path, buf, size);
 }
 
 /* slot: a number, "none" for no slot, "journal" for a write journal. */
-static int read_slot(const md_root *dir, const char *member, int64_t *ret) {
+static int read_slot(const md_listing *dir, const char *member, int64_t *ret) {
         char buf[64];
         uint64_t v;
         ssize_t n;
@@ -74,7 +74,7 @@ static int read_slot(const md_root *dir, const char *member, int64_t *ret) {
         return 0;
 }
 
-static int read_state(const md_root *dir, const char *member, unsigned *ret) {
+static int read_state(const md_listing *dir, const char *member, unsigned *ret) {
         char buf[256];
         ssize_t n;
 
@@ -84,7 +84,7 @@ static int read_state(const md_root *dir, const char *member, unsigned *ret) {
         return md_parse_member_state(buf, (size_t) n, ret);
 }
 
-static md_tval read_recovery_start(const md_root *dir, const char *member, bool *bad) {
+static md_tval read_recovery_start(const md_listing *dir, const char *member, bool *bad) {
         char buf[64];
         ssize_t n;
         md_tval t;
@@ -120,7 +120,7 @@ static md_member_role member_role(const md_member *m, bool state_ok, bool slot_o
 }
 
 /* Fills everything but the name, which md_member_add set. */
-static void read_member(const md_root *dir, md_member *m, bool *bad) {
+static void read_member(const md_listing *dir, md_member *m, bool *bad) {
         const char *name = m->name;
         bool state_ok, slot_ok;
 
@@ -187,7 +187,7 @@ void md_members_read(const md_listing *l, md_array *a) {
         for (unsigned i = 0; i < a->n_members; i++) {
                 bool bad = false;
 
-                read_member(&l->md, &a->members[i], &bad);
+                read_member(l, &a->members[i], &bad);
                 if (bad)
                         a->bad |= UINT64_C(1) << MD_ATTR_MEMBERS;
         }

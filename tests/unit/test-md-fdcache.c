@@ -142,6 +142,58 @@ static void test_sees_every_change(void **state) {
         assert_int_equal(a->bad, BAD(MD_ATTR_SYNC_ACTION) | BAD(MD_ATTR_RAID_DISKS));
 }
 
+/* Files in sub-folders are checked by path: members, read-ahead and the array's size. */
+static void test_sees_changes_below(void **state) {
+        ctx *c = *state;
+        const md_array *a;
+        unsigned held;
+
+        raid1(c, "md0", "200000 (system)\n");
+        put(c, "md0", "size", "2093056\n");
+        put(c, "md0", "queue/read_ahead_kb", "128\n");
+        put(c, "md0", "md/dev-vdb/recovery_start", "none\n");
+        a = read_md0(c);
+        assert_int_equal(a->members[1].flags, MD_MEMBER_IN_SYNC);
+        held = open_fds() - c->fds_before;
+
+        /* Rewritten in place, replaced, replaced by a symlink, swapped for a FIFO. */
+        put(c, "md0", "md/dev-vdb/state", "faulty\n");
+        drop(c, "md0", "md/dev-vda/slot");
+        put(c, "md0", "md/dev-vda/slot", "1\n");
+        put(c, "md0", "queue/elsewhere", "4096\n");
+        drop(c, "md0", "queue/read_ahead_kb");
+        assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0/queue/read_ahead_kb", "elsewhere"), 0);
+        drop(c, "md0", "size");
+        assert_int_equal(md_fixture_fifo(c->dir, "sys/block/md0/size"), 0);
+        drop(c, "md0", "md/dev-vdb/recovery_start");
+        a = read_md0(c);
+        assert_int_equal(a->tunables[MD_T_READ_AHEAD_KB].value, 4096);
+        assert_int_equal(a->size_bytes, 0);
+        assert_int_equal(a->bad, BAD(MD_ATTR_SIZE));
+        assert_string_equal(a->members[0].name, "vda");
+        assert_int_equal(a->members[0].slot, 1);
+        assert_int_equal(a->members[1].role, MD_ROLE_FAULTY);
+        assert_int_equal(a->members[1].recovery_start.kind, MD_V_ABSENT);
+
+        /* A member removed gives its files back; one added is read. */
+        assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0/md/dev-vdb"), 0);
+        a = read_md0(c);
+        assert_int_equal(a->n_members, 1);
+        assert_true(open_fds() - c->fds_before < held);
+        put(c, "md0", "md/dev-vdc/state", "spare\n");
+        put(c, "md0", "md/dev-vdc/slot", "none\n");
+        a = read_md0(c);
+        assert_int_equal(a->n_members, 2);
+        assert_int_equal(a->members[1].role, MD_ROLE_SPARE);
+
+        /* An attribute the level no longer has is let go as well. */
+        held = open_fds() - c->fds_before;
+        drop(c, "md0", "md/sync_speed_min");
+        a = read_md0(c);
+        assert_int_equal(a->tunables[MD_T_SYNC_SPEED_MIN].kind, MD_V_ABSENT);
+        assert_int_equal(open_fds() - c->fds_before, held - 1);
+}
+
 /* Stopped and assembled again with other values: nothing of the old one is read. */
 static void test_array_recreated(void **state) {
         ctx *c = *state;
@@ -199,6 +251,7 @@ static void test_budget(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_sees_every_change, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_sees_changes_below, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_array_recreated, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_budget, setup, teardown),
         };
