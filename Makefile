@@ -41,6 +41,7 @@ include mdmodel/build.mk
 -include cockpit-ui/build.mk
 -include tests/build.mk
 -include tests/vm/build.mk
+-include demo/build.mk
 
 all: $(ALL_TARGETS) ## Build everything into build/
 
