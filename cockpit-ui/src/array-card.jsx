@@ -176,7 +176,7 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
             <CardBody>
                 {!array.CanBoost && array.Level &&
                     <p className="mdb-muted mdb-no-boost">{_("This array has no redundancy, so it never rebuilds and cannot be boosted.")}</p>}
-                {error && <ErrorAlert error={error} />}
+                {error && <ErrorAlert error={error} onClose={() => setError(null)} />}
                 <Operation array={array} />
                 {array.Boosted &&
                     <p className="mdb-boost-info">

@@ -3,7 +3,7 @@
 // and boosts only when the admin confirms.
 import React, { useEffect, useState } from "react";
 import {
-    Alert, Button, Modal, ModalVariant, Radio, Spinner,
+    Alert, AlertActionCloseButton, Button, Modal, ModalVariant, Radio, Spinner,
 } from "./pf.js";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 
@@ -17,10 +17,11 @@ export function stripeCacheBytes(entries, members) {
     return entries * STRIPE_ENTRY_BYTES * members;
 }
 
-export const ErrorAlert = ({ error, title }) => {
+export const ErrorAlert = ({ error, title, onClose }) => {
     const { title: sentence, detail } = describeError(error);
     return (
-        <Alert variant="danger" isInline title={title || sentence} className="mdb-error">
+        <Alert variant="danger" isInline title={title || sentence} className="mdb-error"
+               actionClose={onClose && <AlertActionCloseButton onClose={onClose} />}>
             {title ? sentence : null} {detail && <span className="mdb-error-detail">{detail}</span>}
         </Alert>
     );

@@ -2,7 +2,7 @@
 // esbuild bundles the stylesheet of every module the package index touches,
 // so importing from "@patternfly/react-core" would ship the CSS of all of
 // PatternFly (1.3 MB) instead of these.
-export { Alert } from "@patternfly/react-core/dist/esm/components/Alert/index.js";
+export { Alert, AlertActionCloseButton } from "@patternfly/react-core/dist/esm/components/Alert/index.js";
 export { Button } from "@patternfly/react-core/dist/esm/components/Button/index.js";
 export { Card, CardBody, CardHeader, CardTitle } from "@patternfly/react-core/dist/esm/components/Card/index.js";
 export { CodeBlock, CodeBlockCode } from "@patternfly/react-core/dist/esm/components/CodeBlock/index.js";

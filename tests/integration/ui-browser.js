@@ -173,6 +173,21 @@ async function testBoostRestore(page) {
         before[name] = readTunable(env.MDB_ROOT, name);
     }
     console.log("dialog lists:", JSON.stringify(changes));
+    // Choosing max asks the service again: its floor is higher than fast's.
+    const floorCell = dialog.locator("tr[data-tunable=sync_speed_min] td .mdb-value").nth(1);
+    const fastFloor = await floorCell.innerText();
+    await page.locator("#mdb-profile-max").check();
+    await page.waitForFunction(([sel, old]) => {
+        const el = document.querySelectorAll(sel)[1];
+        return el && el.textContent !== old;
+    }, ["#mdb-boost-dialog tr[data-tunable=sync_speed_min] td .mdb-value", fastFloor], { timeout: 10000 });
+    const maxFloor = await floorCell.innerText();
+    check(Number(maxFloor) > Number(fastFloor), `choosing max shows its higher floor (${fastFloor} -> ${maxFloor})`);
+    await page.locator("#mdb-profile-fast").check();
+    await page.waitForFunction(([sel, want]) => {
+        const el = document.querySelectorAll(sel)[1];
+        return el && el.textContent === want;
+    }, ["#mdb-boost-dialog tr[data-tunable=sync_speed_min] td .mdb-value", fastFloor], { timeout: 10000 });
     check(changes.some(([n]) => n === "sync_speed_min"), "the dialog lists the floor among the changes");
     check(changes.every(([n, old]) => old === before[n]),
           "the dialog's old values are what the kernel files hold");
@@ -210,6 +225,32 @@ async function testBoostRestore(page) {
 }
 
 const EMPTY_DATADIR = "/nonexistent/collectd/rrd";
+
+// An administrator changes the floor by hand after a boost: Restore keeps that
+// value, puts back the rest, and the card says so in words.
+async function testRestoreConflict(page) {
+    const card = page.locator("[data-array=md0]");
+    await card.getByRole("button", { name: "Boost md0" }).click();
+    await page.locator("#mdb-boost-dialog tr[data-tunable]").first().waitFor({ timeout: 10000 });
+    await page.locator("#mdb-boost-confirm").click();
+    await page.locator("[data-array=md0][data-boosted=true]").waitFor({ timeout: 15000 });
+    fs.writeFileSync(path.join(env.MDB_ROOT, tunablePath("sync_speed_min")), "60000 (local)\n");
+    await card.locator("tr[data-tunable=sync_speed_min] .mdb-current .mdb-value", { hasText: "60000 (local)" })
+            .waitFor({ timeout: 15000 });
+    await card.getByRole("button", { name: "Restore md0" }).click();
+    const alert = card.locator(".mdb-error");
+    await alert.waitFor({ timeout: 15000 });
+    const text = (await alert.innerText()).replace(/\s+/g, " ");
+    check(/changed by an administrator after the boost/.test(text), `a Restore conflict is shown on the card (${text})`);
+    check(readTunable(env.MDB_ROOT, "sync_speed_min") === "60000 (local)", "the administrator's floor was kept");
+    check(readTunable(env.MDB_ROOT, "stripe_cache_size") === readTunable(env.MDB_FIXTURE, "stripe_cache_size"),
+          "the stripe cache was put back all the same");
+    await alert.getByRole("button", { name: /Close/ }).click();
+    check(await card.locator(".mdb-error").count() === 0, "the message can be closed");
+    // Leave md0 as the fixture had it for what follows.
+    fs.writeFileSync(path.join(env.MDB_ROOT, tunablePath("sync_speed_min")),
+                     fs.readFileSync(path.join(env.MDB_FIXTURE, tunablePath("sync_speed_min"))));
+}
 
 async function testUnprivileged(page) {
     const card = page.locator("[data-array=md0]");
@@ -320,6 +361,7 @@ async function main() {
         await testHistory(admin);
         await testLiveUpdate(admin);
         await testBoostRestore(admin);
+        await testRestoreConflict(admin);
         // This session is pointed at a folder without RRD files.
         const user = await openPage(browser, env.UI_USER_URL, EMPTY_DATADIR);
         await testUnprivileged(user);
