@@ -10,3 +10,15 @@ DEB_PACKAGES += qemu-system-x86 linux-image-amd64 busybox-static kmod cpio mdadm
 # kernel's own files inside the VM.
 $(VM_MD_DUMP): $(BUILD)/tests/vm/md-dump.o $(MDMODEL_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^
+
+# The suite `make check` runs: one VM boot for the md model and the collectd
+# plugin, one for the service.
+INTEGRATION_TESTS_VM := tests/vm/real-kernel
+
+# The rebuild benchmark in the VM; writes docs/benchmarks.md and its plot.
+DEB_PACKAGES  += gnuplot-nox jq
+BENCH_TARGETS += bench-rebuild
+
+.PHONY: bench-rebuild
+bench-rebuild: $(ALL_TARGETS) ## Rebuild rate against a reader's rate per recipe, in the VM (docs/benchmarks.md)
+	tests/vm/bench

@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Runs inside the test VM (tests/vm/run-in-vm --disks 4): the rebuild
+# benchmark. A 4-disk raid5 rebuilds onto a new member while fio reads the
+# array sequentially (direct I/O, 1 MiB blocks) with 1 request in flight and
+# with 8, under each recipe; and once with no reader at all.
+#
+#   bench-rebuild.sh [SECONDS]
+#
+# Results are printed as tab-separated lines starting with "result":
+#   result RECIPE READER_DEPTH REBUILD_MB/s READER_MB/s
+#
+# Each run: a fresh recovery of the last member, the recipe applied, then
+# SECONDS (default 20) of measurement. The rebuild rate is the live position
+# of /proc/mdstat (not the checkpointed sync_completed) over the window; the
+# reader's rate is fio's. Every recipe is undone before the next run.
+set -u
+
+. "$(dirname "$0")/lib.sh"
+MDB_SERVICE_BIN=${MDB_SERVICE_BIN:-$VM_BUILD/mdboostd}
+. "$(dirname "$0")/../integration/service-lib.sh"
+
+window=${1:-20}
+md=md0
+
+mdb_init
+MDB_ROOT=/
+trap 'rc=$?; md_stop_all; (exit $rc); mdb_cleanup' EXIT
+
+disks=$(vm_disks 0 4)
+mdadm --create /dev/$md --run --quiet --level=raid5 --raid-devices=4 --chunk=512 \
+	--metadata=1.2 --bitmap=none --assume-clean $disks || { echo "mdadm --create failed"; exit 1; }
+victim=$(vm_disk 3)
+
+mdb_start_bus
+mdb_start_polkit
+mdb_start_service
+
+# The kernel's defaults, to return to between runs.
+defaults() {
+	echo 1000 >/proc/sys/dev/raid/speed_limit_min
+	echo 200000 >/proc/sys/dev/raid/speed_limit_max
+	echo system >/sys/block/$md/md/sync_speed_min
+	echo system >/sys/block/$md/md/sync_speed_max
+	echo 256 >/sys/block/$md/md/stripe_cache_size
+	echo "$RA_DEFAULT" >/sys/block/$md/queue/read_ahead_kb
+}
+RA_DEFAULT=$(cat /sys/block/$md/queue/read_ahead_kb)
+
+recipe() {
+	case "$1" in
+	defaults) ;;
+	min50k) echo 50000 >/proc/sys/dev/raid/speed_limit_min ;;
+	min50k+cache)
+		echo 50000 >/proc/sys/dev/raid/speed_limit_min
+		echo 32768 >/sys/block/$md/md/stripe_cache_size
+		echo 32768 >/sys/block/$md/queue/read_ahead_kb
+		;;
+	fast | max)
+		mdb_call root Boost 'ssa{sv}' $md "$1" 0
+		[ "$MDB_RC" -eq 0 ] || { echo "Boost $1 failed: $MDB_ERRMSG" >&2; return 1; }
+		;;
+	esac
+}
+
+undo() {
+	case "$1" in
+	fast | max) mdb_call root Restore 'sa{sv}' $md 0 ;;
+	esac
+	defaults
+}
+
+# A new recovery of the last member, from the start.
+start_recovery() {
+	echo frozen >/sys/block/$md/md/sync_action 2>/dev/null
+	mdadm /dev/$md --fail "$victim" --remove "$victim" >/dev/null 2>&1
+	mdadm --zero-superblock "$victim" >/dev/null 2>&1
+	echo idle >/sys/block/$md/md/sync_action 2>/dev/null
+	mdadm /dev/$md --add "$victim" >/dev/null 2>&1
+	vm_wait_for 20 md_running $md
+}
+
+pos() { mdstat_progress $md | awk '{ print $2 }'; }
+
+# run RECIPE IODEPTH (0: no reader): prints "rebuild_MBps reader_MBps".
+run() {
+	local name=$1 depth=$2 p0 p1 t0 t1 fio_pid= reader=0
+	defaults
+	start_recovery || { echo "no recovery started" >&2; return 1; }
+	recipe "$name" || return 1
+	if [ "$depth" -gt 0 ]; then
+		fio --name=reader --filename=/dev/$md --rw=read --bs=1M --direct=1 --ioengine=libaio \
+			--iodepth="$depth" --time_based --runtime=$((window + 3)) --ramp_time=3 \
+			--output-format=json --output="$MDB_TMP/fio.json" >/dev/null 2>&1 &
+		fio_pid=$!
+	fi
+	sleep 3
+	p0=$(pos); t0=$EPOCHREALTIME
+	sleep "$window"
+	p1=$(pos); t1=$EPOCHREALTIME
+	if [ -n "$fio_pid" ]; then
+		wait "$fio_pid"
+		reader=$(jq '.jobs[0].read.bw_bytes / 1048576' "$MDB_TMP/fio.json")
+	fi
+	undo "$name"
+	if [ -z "$p0" ] || [ -z "$p1" ]; then
+		echo "the recovery ended inside the window; use larger disks" >&2
+		return 1
+	fi
+	awk -v p0="$p0" -v p1="$p1" -v t0="$t0" -v t1="$t1" -v r="$reader" \
+		'BEGIN { printf "%.1f\t%.1f\n", (p1 - p0) / 1024 / (t1 - t0), r }'
+}
+
+for depth in 1 8; do
+	for name in defaults min50k min50k+cache fast max; do
+		r=$(run "$name" "$depth") || exit 1
+		printf 'result\t%s\t%s\t%s\n' "$name" "$depth" "$r"
+	done
+done
+r=$(run defaults 0) || exit 1
+printf 'result\tno-reader\t0\t%s\n' "$r"
+mdb_call root GetProfiles
+printf 'profiles\t%s\n' "$MDB_OUT"
