@@ -7,10 +7,10 @@
  *
  * Reading all arrays runs every collectd interval and every service poll, so
  * it allocates only when the number of arrays or of members grows: a set is
- * reused across reads and keeps its buffers. A set also keeps the md/
- * attribute files of its first arrays open between reads (at most 128
- * descriptors, O_CLOEXEC), as reading an open sysfs attribute again costs a
- * fraction of opening it; md_array_set_free() closes them.
+ * reused across reads and keeps its buffers. A set also keeps the attribute
+ * files of its first arrays open between reads (at most 128 descriptors,
+ * O_CLOEXEC), as reading an open sysfs attribute again costs a fraction of
+ * opening it; md_array_set_free() closes them.
  *
  * A file that a kernel or a level does not have is reported as absent
  * (MD_V_ABSENT, MD_PROGRESS_ABSENT, ...), not as an error. A file that exists

@@ -10,8 +10,8 @@
  * also says which attributes this kernel and level have and of what type
  * (kernfs reports DT_REG for an attribute, DT_DIR for a group, DT_LNK for
  * rdN), so a missing one is known without trying it and a regular one needs
- * no fstat. Nothing is kept across reads: a file descriptor per attribute
- * would need 40 per array, more than collectd's 1024 allows for 64 arrays.
+ * no fstat. The inode numbers it reports also tell whether a file kept open
+ * since the last read (fdcache.c) is still the one a fresh open would find.
  */
 
 #include <dirent.h>
