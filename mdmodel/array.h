@@ -106,7 +106,7 @@ typedef struct md_array_set {
         md_array *arrays; /* n valid entries, sorted by name */
         unsigned n;
         unsigned cap;     /* private */
-        md_fd_cache *fds; /* private: attribute files kept open between reads */
+        md_fd_cache *fds; /* private: files kept open between reads; so a set is never copied */
 } md_array_set;
 
 /* Member counts in collectd md plugin terms, plus the disks being rebuilt. */
