@@ -29,6 +29,18 @@ function check(ok, what) {
     }
 }
 
+// Waits for what a locator names to appear and records the outcome; a
+// timeout is a FAIL with Playwright's reason, and ends the test.
+async function expectShown(locator, what, timeout = 15000) {
+    try {
+        await locator.waitFor({ timeout });
+    } catch (err) {
+        check(false, `${what}: ${err.message.split("\n")[0]}`);
+        throw err;
+    }
+    check(true, what);
+}
+
 // Where the kernel keeps a tunable of md0, relative to the root.
 function tunablePath(name) {
     if (name === "read_ahead_kb")
@@ -140,8 +152,8 @@ async function testLiveUpdate(page) {
     const md = path.join(env.MDB_ROOT, "sys/block/md0/md");
     fs.writeFileSync(path.join(md, "sync_completed"), "1046528 / 2093056\n");
     fs.writeFileSync(path.join(md, "sync_speed"), "20480\n");
-    await card.locator(".pf-v5-c-progress__measure", { hasText: "50.0 %" }).waitFor({ timeout: 15000 });
-    check(true, "the progress bar follows the kernel to 50.0 % without a reload");
+    await expectShown(card.locator(".pf-v5-c-progress__measure", { hasText: "50.0 %" }),
+                      "the progress bar follows the kernel to 50.0 % without a reload");
     check(await card.locator(".mdb-speed").innerText() === "20 MiB/s",
           `the speed follows too (${await card.locator(".mdb-speed").innerText()})`);
     await page.waitForTimeout(6000);
@@ -200,8 +212,7 @@ async function testBoostRestore(page) {
 
     await page.locator("#mdb-boost-confirm").click();
     await dialog.waitFor({ state: "detached", timeout: 15000 });
-    await page.locator("[data-array=md0][data-boosted=true]").waitFor({ timeout: 15000 });
-    check(true, "the card shows md0 boosted after confirming");
+    await expectShown(page.locator("[data-array=md0][data-boosted=true]"), "the card shows md0 boosted after confirming");
     check(await card.locator(".mdb-boosted-label").innerText() === "Boosted: fast", "the profile is shown");
     for (const [name, , next] of changes) {
         const now = readTunable(env.MDB_ROOT, name);
@@ -215,8 +226,7 @@ async function testBoostRestore(page) {
     console.log(`screenshot: ${env.UI_SCREENSHOT}`);
 
     await card.getByRole("button", { name: "Restore md0" }).click();
-    await page.locator("[data-array=md0][data-boosted=false]").waitFor({ timeout: 15000 });
-    check(true, "the card shows md0 not boosted after Restore");
+    await expectShown(page.locator("[data-array=md0][data-boosted=false]"), "the card shows md0 not boosted after Restore");
     for (const [name] of changes) {
         const now = readTunable(env.MDB_ROOT, name);
         const fixture = readTunable(env.MDB_FIXTURE, name);
@@ -296,7 +306,7 @@ async function testMenu(browser, base) {
         await page.waitForURL(/\/mdboost/, { timeout: 15000 });
         const frame = page.frameLocator("iframe[name='cockpit1:localhost/mdboost']");
         await frame.locator("[data-array=md0]").waitFor({ timeout: 30000 });
-        check(true, "the menu entry opens the page, which shows md0");
+        check(page.url().endsWith("/mdboost"), `the menu entry opens the page, which shows md0 (${page.url()})`);
     } catch (err) {
         const frames = page.frames().map(f => `${f.name()} ${f.url()}`).join("; ");
         check(false, `the menu entry opens the page (at ${page.url()}, frames: ${frames}): ${err.message.split("\n")[0]}`);
@@ -326,8 +336,7 @@ async function testServiceError(page) {
     fs.writeFileSync(env.UI_SERVICE_PIDFILE, String(service.pid));
     try {
         const card = page.locator("[data-array=md0]");
-        await card.waitFor({ timeout: 20000 });
-        check(true, "the cards come back when the service returns to the bus");
+        await expectShown(card, "the cards come back when the service returns to the bus", 20000);
         const before = ["sync_speed_min", "sync_speed_max", "stripe_cache_size"].map(n => readTunable(env.MDB_ROOT, n));
         await card.getByRole("button", { name: "Boost md0" }).click();
         await page.locator("#mdb-boost-dialog tr[data-tunable=stripe_cache_size]").waitFor({ timeout: 10000 });
