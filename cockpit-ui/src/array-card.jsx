@@ -84,8 +84,8 @@ const Operation = ({ array }) => {
                       measureLocation={ProgressMeasureLocation.outside}
                       aria-label={cockpit.format(_("$0 progress of $1"), actionLabel(action), array.Name)} />
             <Flex className="mdb-operation-facts" spaceItems={{ default: "spaceItemsXl" }}>
-                <FlexItem>{_("Speed")}: <strong className="mdb-speed">{formatSpeed(array.Speed || 0)}</strong></FlexItem>
-                <FlexItem>{_("Time left")}: <strong className="mdb-time-left">{formatDuration(array.TimeLeft)}</strong></FlexItem>
+                <FlexItem>{_("Speed:")} <strong className="mdb-speed">{formatSpeed(array.Speed || 0)}</strong></FlexItem>
+                <FlexItem>{_("Time left:")} <strong className="mdb-time-left">{formatDuration(array.TimeLeft)}</strong></FlexItem>
             </Flex>
         </div>
     );
