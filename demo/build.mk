@@ -5,7 +5,7 @@
 # sudo gives the demo user Cockpit's administrative access inside the VM.
 
 DEMO_PORT      ?= 9090
-DEMO_DISK_SIZE ?= 1024
+DEMO_DISK_SIZE ?= 512
 DEMO_CPUS      ?= 2
 DEMO_MEM       ?= 1536
 
@@ -13,7 +13,7 @@ DEB_PACKAGES += socat sudo iproute2 curl passwd qemu-system-x86 linux-image-amd6
                 busybox-static kmod cpio mdadm fio collectd-core rrdtool cockpit-ws \
                 cockpit-bridge cockpit-system dbus-daemon polkitd systemd
 
-.PHONY: demo demo-stop demo-shell
+.PHONY: demo demo-stop demo-shell demo-rebuild
 
 demo: deps-if-missing all ## Boot a VM with a raid5 rebuilding and the whole stack; prints the URL (Ctrl-C stops)
 	@demo/run --port $(DEMO_PORT) --disk-size $(DEMO_DISK_SIZE) --cpus $(DEMO_CPUS) --mem $(DEMO_MEM)
@@ -23,3 +23,6 @@ demo-stop: ## Stop the running demo and remove its VM, disk images and sockets
 
 demo-shell: ## A root shell inside the running demo VM (Ctrl-] leaves)
 	@demo/shell
+
+demo-rebuild: ## Start the rebuild of the demo's md0 again, to watch it once more
+	@demo/shell demo/vm-rebuild
