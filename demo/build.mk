@@ -26,3 +26,8 @@ demo-shell: ## A root shell inside the running demo VM (Ctrl-] leaves)
 
 demo-rebuild: ## Start the rebuild of the demo's md0 again, to watch it once more
 	@demo/shell demo/vm-rebuild
+
+# The demo end to end: boots it, boosts md0 with busctl inside the VM, checks
+# the kernel's files and the automatic restore, logs in to Cockpit through the
+# forwarded port, and stops it (four to six minutes).
+INTEGRATION_TESTS += tests/integration/demo-boost
