@@ -86,8 +86,9 @@ dump_get() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' <<<
 # ---- speed ---------------------------------------------------------------
 
 # A slow operation can be watched; a fast one finishes. The global ceiling
-# limits every array that has no local one.
-md_slow() { echo "${1:-2000}" >/proc/sys/dev/raid/speed_limit_max; }
+# limits every array that has no local one; md only throttles above the
+# floor (speed_limit_min, 1000 KiB/s by default), so 1000 is as slow as it gets.
+md_slow() { echo "${1:-1000}" >/proc/sys/dev/raid/speed_limit_max; }
 md_fast() { echo 2000000 >/proc/sys/dev/raid/speed_limit_max; }
 
 # md_wait_idle ARRAY [SECONDS]: lets the running operation finish.
