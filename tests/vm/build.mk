@@ -12,8 +12,9 @@ $(VM_MD_DUMP): $(BUILD)/tests/vm/md-dump.o $(MDMODEL_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^
 
 # The suite `make check` runs: one VM boot for the md model and the collectd
-# plugin, one for the service.
-INTEGRATION_TESTS_VM := tests/vm/real-kernel
+# plugin, one for the service. It needs mdboostd and mdraid.so, which `check`
+# builds through `all`.
+INTEGRATION_TESTS += tests/vm/real-kernel
 
 # The rebuild benchmark in the VM; writes docs/benchmarks.md and its plot.
 DEB_PACKAGES  += gnuplot-nox jq
