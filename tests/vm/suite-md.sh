@@ -112,15 +112,17 @@ observe() {
 	mdstat_sampler "$samples" "$md" &
 	SAMPLER_PID=$!
 
-	check_model_agrees "$md" "$action" "$word" "$label"
-
+	# Motion first, while the operation has most of its way to go; a reshape
+	# moves faster than the others at the same ceiling.
 	d0=$(model_done "$md")
 	m0=$(mdstat_done "$md")
-	vm_check "$label: model progress moves" vm_wait_for 15 model_moved "$md" "${d0:-0}"
 	if ! vm_check "$label: /proc/mdstat position moves" vm_wait_for 15 mdstat_moved "$md" "${m0:-0}"; then
 		cat /proc/mdstat /proc/loadavg
 		grep . /sys/block/"$md"/md/{sync_speed,sync_completed,sync_max,sync_speed_max}
 	fi
+	vm_check "$label: model progress moves" vm_wait_for 15 model_moved "$md" "${d0:-0}"
+
+	check_model_agrees "$md" "$action" "$word" "$label"
 
 	collectd_check_moving "$md" "$action" "$start" "$label"
 
