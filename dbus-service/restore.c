@@ -4,7 +4,7 @@
 #include "restore.h"
 
 int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARRAY_MAX],
-                         restore_plan *ret) {
+                         bool operation_over, restore_plan *ret) {
         restore_plan p = {};
 
         /* The reverse of the boost's order: the floor comes down before the ceiling. */
@@ -25,6 +25,11 @@ int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARR
                 if (wrote->kind != MD_V_ABSENT && !journal_tval_equal(now, wrote)) {
                         p.conflicts[p.n_conflicts++] =
                                 (restore_conflict){ .tunable = t, .written = *wrote, .current = *now };
+                        continue;
+                }
+                if (operation_over && orig->kind == MD_V_NUMBER &&
+                    md_tunable_get(t)->forgotten_on_completion) {
+                        p.forgotten[p.n_forgotten++] = t;
                         continue;
                 }
                 restore_write *w = &p.writes[p.n_writes];

@@ -8,6 +8,12 @@
  * A value that reads as what the boost wrote is restored. A value that reads
  * as the original already needs nothing. Anything else was changed by an
  * administrator after the boost: a conflict, left alone and reported.
+ *
+ * Once the operation the boost followed is over, a tunable the kernel
+ * forgets when an operation completes (a sync_max sector number) is not
+ * written back: the operation it held has ended, and the number would stop
+ * the next one (a monthly check, say) at that sector. It is listed as
+ * forgotten instead.
  */
 
 #include "journal.h"
@@ -30,12 +36,15 @@ typedef struct restore_plan {
         unsigned n_writes;
         restore_conflict conflicts[_MD_T_ARRAY_MAX];
         unsigned n_conflicts;
+        md_tunable forgotten[_MD_T_ARRAY_MAX];
+        unsigned n_forgotten;
 } restore_plan;
 
 /*
  * @current holds every array tunable as read now (MD_V_ABSENT when the file
- * is gone: nothing to write). -EINVAL if an original cannot be turned back
- * into text (a corrupt entry).
+ * is gone: nothing to write); @operation_over is true once the operation the
+ * boost followed has ended. -EINVAL if an original cannot be turned back into
+ * text (a corrupt entry).
  */
 int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARRAY_MAX],
-                         restore_plan *ret);
+                         bool operation_over, restore_plan *ret);

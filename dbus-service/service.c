@@ -346,19 +346,32 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
         journal_entry *found = journal_find(&c->journal, a->uuid);
         journal_entry e;
         restore_plan rp;
+        bool over;
         int r;
 
         snprintf(res->array, sizeof(res->array), "%s", a->name);
         if (!a->uuid[0] || !found)
                 return 0;
         e = *found;
-        r = restore_plan_compute(&e, a->tunables, &rp);
+        /* An entry boosted while idle names the operation once one has started. */
+        over = strcmp(e.operation, "idle") != 0 && a->sync_action == MD_SYNC_IDLE;
+        r = restore_plan_compute(&e, a->tunables, over, &rp);
         if (r < 0) {
                 snprintf(res->message, sizeof(res->message), "The journal entry of %s is damaged; nothing was written.",
                          a->name);
                 return r;
         }
         r = restore_writes(c, a, &rp, &e, res);
+        for (unsigned i = 0; i < rp.n_forgotten; i++) {
+                md_tunable t = rp.forgotten[i];
+                char orig[PLAN_TEXT_MAX];
+
+                tval_text(&e.originals[t], orig, sizeof(orig));
+                log_notice("restore of %s leaves %s as the kernel left it: its original '%s' held an operation "
+                           "that is over, and would stop the next one at that sector",
+                           a->name, md_tunable_get(t)->name, orig);
+                e.originals[t] = e.written[t] = (md_tval){ .kind = MD_V_ABSENT };
+        }
         for (unsigned i = 0; i < rp.n_conflicts; i++)
                 log_warning("restore of %s left %s alone: an administrator changed it after the boost", a->name,
                             md_tunable_get(rp.conflicts[i].tunable)->name);

@@ -31,13 +31,18 @@ static const md_tunable_info table[_MD_T_MAX] = {
                                   .scope = MD_SCOPE_ARRAY, .min = 1, .max = INT_MAX,
                                   .levels = MD_LEVELS_SYNCING, .restore = MD_RESTORE_MODE,
                                   .unit = "KiB/s" },
-        /* sync_min/max: sector positions the sync thread stays within. */
+        /*
+         * sync_min/max: sector positions the sync thread stays within. A
+         * completed operation resets sync_max to "max" (sync_min only after a
+         * requested check or repair, and a boost never writes it).
+         */
         [MD_T_SYNC_MIN] = { .name = "sync_min", .path = "md/sync_min", .scope = MD_SCOPE_ARRAY,
                             .min = 0, .max = UINT64_MAX, .levels = MD_LEVELS_SYNCING,
                             .restore = MD_RESTORE_NUMBER, .unit = "sectors" },
         [MD_T_SYNC_MAX] = { .name = "sync_max", .path = "md/sync_max", .scope = MD_SCOPE_ARRAY,
                             .min = 0, .max = UINT64_MAX, .levels = MD_LEVELS_SYNCING,
-                            .restore = MD_RESTORE_MAX, .unit = "sectors" },
+                            .restore = MD_RESTORE_MAX, .forgotten_on_completion = true,
+                            .unit = "sectors" },
         /*
          * raid5_set_cache_size refuses below 17 (NR_STRIPES floor) and above
          * 32768; every stripe holds one 4 KiB page per member.

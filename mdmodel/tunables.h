@@ -54,6 +54,12 @@ typedef struct md_tunable_info {
         uint64_t min, max;   /* range the kernel accepts for a number */
         unsigned levels;     /* MD_LEVEL_BIT mask of levels that have it; 0 for global */
         md_restore restore;
+        /*
+         * The kernel drops the value when an operation completes (md_do_sync
+         * resets resync_max to MaxSector: "min/max setting can be forgotten"),
+         * so an original is only meaningful while that operation runs.
+         */
+        bool forgotten_on_completion;
         const char *unit;    /* "KiB/s", "sectors", "stripes", "KiB", "threads" */
         uint64_t mem_bytes_per_unit_per_member; /* stripe cache: 4096; else 0 */
 } md_tunable_info;

@@ -61,7 +61,7 @@ static void test_all_restored(void **state) {
 
         (void)state;
         as_boosted(&e, now);
-        assert_int_equal(restore_plan_compute(&e, now, &p), 0);
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
         assert_int_equal(p.n_conflicts, 0);
         assert_int_equal(p.n_writes, 4);
         /* "1000 (system)" goes back by writing "system", "5000 (local)" by writing "5000". */
@@ -85,8 +85,46 @@ static void test_max_restored(void **state) {
         e.originals[MD_T_SYNC_MAX] = tv(MD_V_MAX, 0);
         e.written[MD_T_SYNC_MAX] = tv(MD_V_NUMBER, 100);
         as_boosted(&e, now);
-        assert_int_equal(restore_plan_compute(&e, now, &p), 0);
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
         assert_string_equal(write_of(&p, MD_T_SYNC_MAX)->text, "max");
+}
+
+/*
+ * Once the operation is over the kernel has forgotten its window (sync_max
+ * reads "max" again); the admin's number would hold the next one.
+ */
+static void test_sync_max_forgotten_once_idle(void **state) {
+        journal_entry e = boosted();
+        md_tval now[_MD_T_ARRAY_MAX];
+        restore_plan p;
+
+        (void)state;
+        as_boosted(&e, now);
+        assert_int_equal(restore_plan_compute(&e, now, true, &p), 0);
+        assert_null(write_of(&p, MD_T_SYNC_MAX));
+        assert_int_equal(p.n_forgotten, 1);
+        assert_int_equal(p.forgotten[0], MD_T_SYNC_MAX);
+        assert_int_equal(p.n_conflicts, 0);
+        assert_int_equal(p.n_writes, 3);
+        assert_string_equal(write_of(&p, MD_T_SYNC_SPEED_MIN)->text, "system");
+        assert_string_equal(write_of(&p, MD_T_STRIPE_CACHE_SIZE)->text, "256");
+
+        /* "max" as the original is harmless to write back, idle or not. */
+        e.originals[MD_T_SYNC_MAX] = tv(MD_V_MAX, 0);
+        e.written[MD_T_SYNC_MAX] = tv(MD_V_NUMBER, 100);
+        as_boosted(&e, now);
+        assert_int_equal(restore_plan_compute(&e, now, true, &p), 0);
+        assert_int_equal(p.n_forgotten, 0);
+        assert_string_equal(write_of(&p, MD_T_SYNC_MAX)->text, "max");
+
+        /* An admin's own change since the boost is still a conflict, not forgotten. */
+        e = boosted();
+        as_boosted(&e, now);
+        now[MD_T_SYNC_MAX] = tv(MD_V_NUMBER, 4096);
+        assert_int_equal(restore_plan_compute(&e, now, true, &p), 0);
+        assert_int_equal(p.n_forgotten, 0);
+        assert_int_equal(p.n_conflicts, 1);
+        assert_int_equal(p.conflicts[0].tunable, MD_T_SYNC_MAX);
 }
 
 static void test_admin_change_is_a_conflict(void **state) {
@@ -98,7 +136,7 @@ static void test_admin_change_is_a_conflict(void **state) {
         as_boosted(&e, now);
         now[MD_T_STRIPE_CACHE_SIZE] = tv(MD_V_NUMBER, 2048);       /* another number */
         now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_SYSTEM, 50000);        /* same number, other mode */
-        assert_int_equal(restore_plan_compute(&e, now, &p), 0);
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
         assert_int_equal(p.n_conflicts, 2);
         assert_int_equal(p.n_writes, 2);
         assert_null(write_of(&p, MD_T_STRIPE_CACHE_SIZE));
@@ -121,7 +159,7 @@ static void test_already_back_or_gone(void **state) {
         as_boosted(&e, now);
         now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_SYSTEM, 1000);   /* an admin put it back already */
         now[MD_T_STRIPE_CACHE_SIZE] = absent;              /* the level changed: no file */
-        assert_int_equal(restore_plan_compute(&e, now, &p), 0);
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
         assert_int_equal(p.n_conflicts, 0);
         assert_int_equal(p.n_writes, 2);
         assert_null(write_of(&p, MD_T_SYNC_SPEED_MIN));
@@ -136,7 +174,7 @@ static void test_damaged_original(void **state) {
         (void)state;
         as_boosted(&e, now);
         e.originals[MD_T_SYNC_SPEED_MIN] = tv(MD_V_NONE, 0);
-        assert_int_equal(restore_plan_compute(&e, now, &p), -EINVAL);
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), -EINVAL);
         assert_int_equal(p.n_writes, 3);
 }
 
@@ -144,6 +182,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_all_restored),
                 cmocka_unit_test(test_max_restored),
+                cmocka_unit_test(test_sync_max_forgotten_once_idle),
                 cmocka_unit_test(test_admin_change_is_a_conflict),
                 cmocka_unit_test(test_already_back_or_gone),
                 cmocka_unit_test(test_damaged_original),
