@@ -25,16 +25,9 @@ DEMO_SPEED_LIMIT_MAX=${MDBOOST_DEMO_SPEED_LIMIT_MAX:-1500}
 demo_log() { printf 'demo: %s\n' "$*"; }
 
 # demo_wait SECONDS COMMAND...: polls every 0.2 s until the command succeeds.
-demo_wait() {
-	local tries=$(($1 * 5))
-	shift
-	while [ "$tries" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.2
-		tries=$((tries - 1))
-	done
-	return 1
-}
+# shellcheck source=tests/wait-for.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tests/wait-for.sh"
+demo_wait() { poll $(($1 * 5)) 0.2 "${@:2}"; }
 
 # demo_fail WHAT LOG: says what did not start and shows its log's end.
 demo_fail() {

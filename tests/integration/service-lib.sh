@@ -229,16 +229,9 @@ mdb_write_bus_config() {
 }
 
 # mdb_wait_for SECONDS COMMAND...: polls every 0.1 s until the command succeeds.
-mdb_wait_for() {
-	local tries=$(($1 * 10))
-	shift
-	while [ "$tries" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		tries=$((tries - 1))
-	done
-	return 1
-}
+# shellcheck source=tests/wait-for.sh
+. "$MDB_TOP/tests/wait-for.sh"
+mdb_wait_for() { poll $(($1 * 10)) 0.1 "${@:2}"; }
 
 mdb_has_owner() {
 	local out

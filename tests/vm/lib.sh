@@ -43,16 +43,9 @@ vm_finish() {
 }
 
 # vm_wait_for SECONDS COMMAND...: polls every 0.5 s until the command succeeds.
-vm_wait_for() {
-	local tries=$(($1 * 2))
-	shift
-	while [ "$tries" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.5
-		tries=$((tries - 1))
-	done
-	return 1
-}
+# shellcheck source=tests/wait-for.sh
+. "$VM_TOP/tests/wait-for.sh"
+vm_wait_for() { poll $(($1 * 2)) 0.5 "${@:2}"; }
 
 # ---- the kernel's own files --------------------------------------------
 
