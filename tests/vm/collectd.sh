@@ -72,13 +72,14 @@ collectd_max() { collectd_values "$1" "$2" "$3" | awk 'BEGIN { m = "" } m == "" 
 
 # Each progress value collectd stored must agree with /proc/mdstat's live
 # position sampled around it (SAMPLES: "SECONDS DONE TOTAL" lines). The
-# plugin reads sync_completed, a checkpoint: it never leads the live position
-# of the next sample, and trails the one LAG seconds earlier by at most 1/16
-# of the device (the kernel's checkpoint step).
+# plugin reads sync_completed, a checkpoint: it leads the live position of the
+# next sample by at most LEAD percent (the I/O in flight, which mdstat
+# subtracts), and trails the one LAG seconds earlier by at most 1/16 of the
+# device (the kernel's checkpoint step).
 collectd_agrees_with_mdstat() {
-	local md=$1 since=$2 samples=$3 lag=$4
+	local md=$1 since=$2 samples=$3 lag=$4 lead=$5
 	collectd_values "$md" percent-sync_progress "$since" >"$samples.collectd"
-	awk -v lag="$lag" '
+	awk -v lag="$lag" -v lead="$lead" '
 		NR == FNR { t[n] = $1; p[n] = $2 * 100 / $3; n++; next }
 		{
 			after = -1; before = 0
@@ -88,7 +89,7 @@ collectd_agrees_with_mdstat() {
 			}
 			if (after < 0) next
 			checked++
-			if ($2 < before - 6.5 || $2 > after + 0.5) {
+			if ($2 < before - 6.5 || $2 > after + lead) {
 				printf "collectd %.2f%% at %.1f; /proc/mdstat %.2f%% %ss before, %.2f%% after\n",
 					$2, $1, before, lag, after
 				bad++
@@ -109,11 +110,11 @@ collectd_check_moving() {
 	vm_expect "$label: collectd reports action_$action" 1 "$(collectd_max "$md" "bool-action_$action" "$since")"
 }
 
-# collectd_check_agrees ARRAY SINCE SAMPLES LAG LABEL: once it finished.
+# collectd_check_agrees ARRAY SINCE SAMPLES LAG LABEL LEAD: once it finished.
 collectd_check_agrees() {
-	local md=$1 since=$2 samples=$3 lag=$4 label=$5 why
+	local md=$1 since=$2 samples=$3 lag=$4 label=$5 lead=$6 why
 	[ -n "$CD_PID" ] || return
-	if why=$(collectd_agrees_with_mdstat "$md" "$since" "$samples" "$lag"); then
+	if why=$(collectd_agrees_with_mdstat "$md" "$since" "$samples" "$lag" "$lead"); then
 		vm_pass "$label: collectd progress agrees with /proc/mdstat"
 	else
 		vm_fail "$label: collectd progress agrees with /proc/mdstat: $why"

@@ -132,9 +132,14 @@ observe() {
 	SAMPLER_PID=
 	# The reshape checkpoint (sync_completed) moves when the critical section
 	# needs it or every 10 s; the others every 1/16 of the device.
-	local lag=2
+	# raid10's reshape_request also moves the checkpoint to the end of the
+	# window it is about to copy (conf->reshape_progress) before that window's
+	# I/O completes, while /proc/mdstat subtracts the I/O in flight: the
+	# checkpoint may lead the live position by up to one window.
+	local lag=2 lead=0.5
 	[ "$action" = reshape ] && lag=12
-	collectd_check_agrees "$md" "$start" "$samples" "$lag" "$label"
+	[ "$action" = reshape ] && [ "$(md_attr "$md" level)" = raid10 ] && lead=2.5
+	collectd_check_agrees "$md" "$start" "$samples" "$lag" "$label" "$lead"
 	# last_sync_action says "recovery" where sync_action said "recover". A
 	# raid10 that grew resyncs its new space right after the reshape
 	# (raid10_finish_reshape), so its last action may be that resync.
