@@ -51,7 +51,7 @@ unit-tests: $(UNIT_TESTS) ## Build the cmocka unit tests
 ASAN_BUILD := $(BUILD)/asan
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-check: deps-if-missing all unit-tests ## Run every test: unit, sanitizers, valgrind, integration
+check: deps-if-missing all unit-tests ## Run every test: unit (plain, ASan+UBSan, valgrind), real daemons, browser, real kernel in a VM
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANFLAGS="$(ASAN_FLAGS)" CFLAGS="-O1 -g" unit-tests
 	@tests/run-suite \
 		--unit $(UNIT_TESTS) \
