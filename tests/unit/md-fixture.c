@@ -336,3 +336,23 @@ int md_fixture_rm(const char *root) {
                 return -errno;
         return k;
 }
+
+static int array_path(const char *array, const char *rel, char *buf, size_t size) {
+        int n = snprintf(buf, size, "sys/block/%s/%s", array, rel);
+
+        return n < 0 || (size_t) n >= size ? -ENAMETOOLONG : 0;
+}
+
+int md_fixture_write_array(const char *root, const char *array, const char *rel, const char *content) {
+        char path[512];
+        int r = array_path(array, rel, path, sizeof(path));
+
+        return r < 0 ? r : md_fixture_write(root, path, content);
+}
+
+int md_fixture_remove_array(const char *root, const char *array, const char *rel) {
+        char path[512];
+        int r = array_path(array, rel, path, sizeof(path));
+
+        return r < 0 ? r : md_fixture_remove(root, path);
+}

@@ -29,6 +29,10 @@ int md_fixture_fifo(const char *root, const char *rel);
 /* Removes @root/@rel (a file, a symlink, or a folder with everything in it). */
 int md_fixture_remove(const char *root, const char *rel);
 
+/* The same two, for @rel under sys/block/@array/ ("md/level", "queue/read_ahead_kb"). */
+int md_fixture_write_array(const char *root, const char *array, const char *rel, const char *content);
+int md_fixture_remove_array(const char *root, const char *array, const char *rel);
+
 /* Reads @root/@rel into @buf (NUL-terminated); returns the length. */
 ssize_t md_fixture_read(const char *root, const char *rel, char *buf, size_t size);
 

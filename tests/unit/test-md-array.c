@@ -78,17 +78,11 @@ static int teardown(void **state) {
 }
 
 static void put(const ctx *c, const char *array, const char *rel, const char *content) {
-        char path[512];
-
-        snprintf(path, sizeof(path), "sys/block/%s/%s", array, rel);
-        assert_int_equal(md_fixture_write(c->dir, path, content), 0);
+        assert_int_equal(md_fixture_write_array(c->dir, array, rel, content), 0);
 }
 
 static void drop(const ctx *c, const char *array, const char *rel) {
-        char path[512];
-
-        snprintf(path, sizeof(path), "sys/block/%s/%s", array, rel);
-        assert_int_equal(md_fixture_remove(c->dir, path), 0);
+        assert_int_equal(md_fixture_remove_array(c->dir, array, rel), 0);
 }
 
 /* A member folder; NULL leaves a file out. */
