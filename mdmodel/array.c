@@ -16,7 +16,7 @@
 
 #include "internal.h"
 
-#define BIT(a) (UINT64_C(1) << (a))
+#define BIT(a) MD_ATTR_BIT(a)
 
 bool md_name_valid(const char *name) {
         size_t n;
@@ -40,7 +40,12 @@ bool md_name_valid(const char *name) {
 typedef struct array_dirs {
         md_root dir;   /* sys/block/<name> */
         md_listing md; /* its md/, listed */
+        uint64_t want; /* MD_ATTR_BIT()s to read; the rest reads as absent */
 } array_dirs;
+
+static bool wanted(const array_dirs *d, unsigned attr) {
+        return (d->want & BIT(attr)) != 0;
+}
 
 /* Reads an attribute below the array's folder: length, or negative errno. */
 static ssize_t read_attr(const array_dirs *d, const char *rel, char *buf, size_t size) {
@@ -55,6 +60,8 @@ static md_tval read_tval(const array_dirs *d, const char *rel, md_array *a, unsi
         ssize_t n;
         md_tval v;
 
+        if (!wanted(d, attr))
+                return (md_tval){ .kind = MD_V_ABSENT };
         n = read_attr(d, rel, buf, sizeof(buf));
         if (n == -ENOENT)
                 return (md_tval){ .kind = MD_V_ABSENT };
@@ -70,6 +77,8 @@ static md_newold read_newold(const array_dirs *d, const char *rel, md_array *a, 
         md_newold v;
         ssize_t n;
 
+        if (!wanted(d, attr))
+                return (md_newold){ .kind = MD_V_ABSENT };
         n = read_attr(d, rel, buf, sizeof(buf));
         if (n == -ENOENT)
                 return (md_newold){ .kind = MD_V_ABSENT };
@@ -100,6 +109,8 @@ static void read_uuid(const array_dirs *d, md_array *a) {
         ssize_t n;
 
         a->uuid[0] = '\0';
+        if (!wanted(d, MD_ATTR_UUID))
+                return;
         n = read_attr(d, "md/uuid", buf, sizeof(buf));
         if (n != -ENOENT && (n < 0 || md_parse_uuid(buf, (size_t) n, a->uuid) < 0))
                 a->bad |= BIT(MD_ATTR_UUID);
@@ -127,6 +138,9 @@ static void read_bitmap(const array_dirs *d, md_array *a) {
         char buf[64];
         ssize_t n;
 
+        a->has_bitmap = false;
+        if (!wanted(d, MD_ATTR_BITMAP))
+                return;
         n = read_attr(d, "md/bitmap/location", buf, sizeof(buf));
         if (n == -ENOENT) {
                 a->has_bitmap = md_listing_is_dir(&d->md, "bitmap") == 1;
@@ -141,6 +155,8 @@ static md_sync_action read_action(const array_dirs *d, const char *rel, md_array
         md_sync_action v;
         ssize_t n;
 
+        if (!wanted(d, attr))
+                return _MD_SYNC_ACTION_INVALID;
         n = read_attr(d, rel, buf, sizeof(buf));
         if (n == -ENOENT)
                 return _MD_SYNC_ACTION_INVALID;
@@ -155,7 +171,8 @@ static void read_progress(const array_dirs *d, md_array *a) {
         char buf[MD_ATTR_MAX];
         ssize_t n;
 
-        n = read_attr(d, "md/sync_completed", buf, sizeof(buf));
+        n = wanted(d, MD_ATTR_SYNC_COMPLETED) ? read_attr(d, "md/sync_completed", buf, sizeof(buf))
+                                              : -ENOENT;
         if (n == -ENOENT) {
                 a->progress = (md_progress){ .kind = MD_PROGRESS_ABSENT };
                 return;
@@ -195,7 +212,7 @@ static void read_tunables(const array_dirs *d, md_array *a) {
  * collecting the member names into @a; -ENOENT unless it has an md/ folder.
  */
 static int open_array_dirs(const md_root *r, const char *name, md_array *a, md_fd_cache *cache,
-                           md_kept *kept, array_dirs *ret) {
+                           md_kept *kept, uint64_t want, array_dirs *ret) {
         char path[MD_NAME_MAX + 16];
         array_dirs d;
         int k;
@@ -211,6 +228,7 @@ static int open_array_dirs(const md_root *r, const char *name, md_array *a, md_f
                 md_root_close(&d.dir);
                 return k;
         }
+        d.want = want;
         *ret = d;
         return 0;
 }
@@ -230,7 +248,12 @@ static int read_into(const array_dirs *d, const char *name, md_array *a) {
         read_geometry(d, a);
         read_operation(d, a);
         read_tunables(d, a);
-        md_members_read(&d->md, a);
+        if (wanted(d, MD_ATTR_MEMBERS))
+                md_members_read(&d->md, a);
+        else {
+                a->n_members = 0;
+                a->bad &= ~BIT(MD_ATTR_MEMBERS);
+        }
         /* Stopped while we read: every file after that read as absent. */
         k = md_root_is_dir(&d->dir, "md");
         if (k < 0)
@@ -240,7 +263,7 @@ static int read_into(const array_dirs *d, const char *name, md_array *a) {
 
 /* md_read_array, reading through the kept files @kept of @cache when they are not NULL. */
 static int read_array(const md_root *r, const char *name, md_array *a, md_fd_cache *cache,
-                      md_kept *kept) {
+                      md_kept *kept, uint64_t want) {
         char nm[MD_NAME_MAX + 1];
         array_dirs dirs;
         md_array tmp;
@@ -255,7 +278,7 @@ static int read_array(const md_root *r, const char *name, md_array *a, md_fd_cac
 
         tmp = *a;
         tmp.bad = 0;
-        k = open_array_dirs(r, nm, &tmp, cache, kept, &dirs);
+        k = open_array_dirs(r, nm, &tmp, cache, kept, want, &dirs);
         if (k == 0) {
                 k = read_into(&dirs, nm, &tmp);
                 close_array_dirs(&dirs);
@@ -270,7 +293,7 @@ static int read_array(const md_root *r, const char *name, md_array *a, md_fd_cac
 }
 
 int md_read_array(const md_root *r, const char *name, md_array *a) {
-        return read_array(r, name, a, NULL, NULL);
+        return read_array(r, name, a, NULL, NULL, MD_ATTRS_ALL);
 }
 
 typedef struct name_scan {
@@ -336,7 +359,7 @@ static void sort_by_name(md_array *v, unsigned n) {
                 }
 }
 
-int md_read_arrays(const md_root *r, md_array_set *set) {
+int md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs) {
         name_scan s;
         unsigned out = 0;
         int k;
@@ -355,7 +378,7 @@ int md_read_arrays(const md_root *r, md_array_set *set) {
                 md_array *a = &set->arrays[i];
                 md_kept *kept = md_fd_cache_get(&set->fds, a->name);
 
-                k = read_array(r, a->name, a, set->fds, kept);
+                k = read_array(r, a->name, a, set->fds, kept, attrs);
                 /* Running out of memory is the only failure that is not about one entry. */
                 if (k == -ENOMEM || k == -E2BIG)
                         break;
@@ -374,6 +397,10 @@ int md_read_arrays(const md_root *r, md_array_set *set) {
                 return k;
         set->n = out;
         return 0;
+}
+
+int md_read_arrays(const md_root *r, md_array_set *set) {
+        return md_read_arrays_of(r, set, MD_ATTRS_ALL);
 }
 
 int md_read_globals(const md_root *r, md_globals *ret) {

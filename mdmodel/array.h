@@ -44,10 +44,15 @@ typedef enum md_attr {
         MD_ATTR_SYNC_SPEED,
         MD_ATTR_MISMATCH_CNT,
         MD_ATTR_RESHAPE_POSITION,
+        MD_ATTR_BITMAP,   /* never unreadable: a bit only so that it can be left unread */
         MD_ATTR_MEMBERS,  /* a member folder or its state/slot was unreadable */
         MD_ATTR_TUNABLES, /* first of _MD_T_ARRAY_MAX bits, one per array tunable */
         _MD_ATTR_MAX = MD_ATTR_TUNABLES + _MD_T_ARRAY_MAX,
 } md_attr;
+
+#define MD_ATTR_BIT(a) (UINT64_C(1) << (a))
+#define MD_ATTR_TUNABLE_BIT(t) MD_ATTR_BIT(MD_ATTR_TUNABLES + (t))
+#define MD_ATTRS_ALL (MD_ATTR_BIT(_MD_ATTR_MAX) - 1)
 
 /* What a member is doing, derived from its state flags, slot and recovery_start. */
 typedef enum md_member_role {
@@ -131,6 +136,14 @@ bool md_name_valid(const char *name);
  * inactive ones. An array that vanishes while being read is skipped.
  */
 int md_read_arrays(const md_root *r, md_array_set *set);
+
+/*
+ * As md_read_arrays, reading only the attributes in @attrs (MD_ATTR_BIT()
+ * and MD_ATTR_TUNABLE_BIT() values): every file costs a read each time, and a
+ * caller that polls needs few of them. The level and array_state are always
+ * read; what is left out reads as absent (members: none listed).
+ */
+int md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs);
 
 /*
  * Reads one array by kernel name into @a (whose member buffer is reused).

@@ -130,7 +130,11 @@ static void read_member(const md_listing *dir, md_member *m, bool *bad) {
         slot_ok = read_slot(dir, name, &m->slot) == 0;
         if (!slot_ok)
                 m->slot = -1;
-        m->recovery_start = read_recovery_start(dir, name, bad);
+        /* recovery_start_show() prints "none" for an in-sync member: no need to ask. */
+        if (state_ok && (m->flags & MD_MEMBER_IN_SYNC))
+                m->recovery_start = (md_tval){ .kind = MD_V_NONE };
+        else
+                m->recovery_start = read_recovery_start(dir, name, bad);
         m->role = member_role(m, state_ok, slot_ok);
         if (!state_ok || !slot_ok)
                 *bad = true;

@@ -646,6 +646,50 @@ static void test_hostile_files(void **state) {
         assert_false(md_array_busy(a));
 }
 
+/*
+ * Only what is asked for is read: the rest reads as absent, its bad bit stays
+ * clear however broken the file is, and without MD_ATTR_MEMBERS no member is
+ * listed. The level and array state are always read.
+ */
+static void test_read_only_asked(void **state) {
+        const uint64_t asked = MD_ATTR_BIT(MD_ATTR_SYNC_SPEED) | MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MAX);
+        ctx *c = *state;
+        const md_array *a;
+
+        raid1(c, "md0");
+        put(c, "md0", "md/uuid", "604e063f-525f-6bef\n");
+        put(c, "md0", "md/raid_disks", "5 (4\n");
+        put(c, "md0", "md/sync_completed", "3000 / 2000\n");
+        put(c, "md0", "md/sync_speed_min", "1000 (sys\n");
+        put(c, "md0", "md/sync_speed", "3000\n");
+        drop(c, "md0", "md/sync_action");
+        assert_int_equal(md_fixture_fifo(c->dir, "sys/block/md0/md/sync_action"), 0);
+
+        assert_int_equal(md_read_arrays_of(&c->root, &c->set, asked), 0);
+        assert_int_equal(c->set.n, 1);
+        a = &c->set.arrays[0];
+        assert_int_equal(a->bad, 0);
+        assert_int_equal(a->level, MD_LEVEL_RAID1);
+        assert_int_equal(a->state, MD_ARRAY_CLEAN);
+        assert_int_equal(a->sync_speed.kind, MD_V_NUMBER);
+        assert_int_equal(a->sync_speed.value, 3000);
+        assert_int_equal(a->tunables[MD_T_SYNC_SPEED_MAX].value, 200000);
+        assert_string_equal(a->uuid, "");
+        assert_int_equal(a->raid_disks.kind, MD_V_ABSENT);
+        assert_int_equal(a->sync_action, _MD_SYNC_ACTION_INVALID);
+        assert_int_equal(a->progress.kind, MD_PROGRESS_ABSENT);
+        assert_int_equal(a->tunables[MD_T_SYNC_SPEED_MIN].kind, MD_V_ABSENT);
+        assert_int_equal(a->tunables[MD_T_READ_AHEAD_KB].kind, MD_V_ABSENT);
+        assert_int_equal(a->n_members, 0);
+
+        /* Asked for everything, the same set reads the broken files as broken again. */
+        assert_int_equal(md_read_arrays(&c->root, &c->set), 0);
+        a = &c->set.arrays[0];
+        assert_int_equal(a->bad, BAD(MD_ATTR_UUID) | BAD(MD_ATTR_RAID_DISKS) | BAD(MD_ATTR_SYNC_ACTION) |
+                                         BAD(MD_ATTR_SYNC_COMPLETED) | BAD_TUNABLE(MD_T_SYNC_SPEED_MIN));
+        assert_int_equal(a->n_members, 2);
+}
+
 static void test_member_without_state(void **state) {
         md_disk_counts n;
         ctx *c = *state;
@@ -896,6 +940,7 @@ int main(void) {
                 T(test_bitmap_presence, setup_empty),
                 T(test_local_and_max, setup_empty),
                 T(test_hostile_files, setup_empty),
+                T(test_read_only_asked, setup_empty),
                 T(test_member_without_state, setup_empty),
                 T(test_not_arrays, setup_empty),
                 cmocka_unit_test(test_no_sys_block),
