@@ -76,6 +76,7 @@ static const char *const mdraid_attr_files[MD_ATTR_TUNABLES] = {
         [MD_ATTR_SYNC_SPEED] = "md/sync_speed",
         [MD_ATTR_MISMATCH_CNT] = "md/mismatch_cnt",
         [MD_ATTR_RESHAPE_POSITION] = "md/reshape_position",
+        [MD_ATTR_BITMAP] = "md/bitmap/location",
         [MD_ATTR_MEMBERS] = "md/dev-*",
 };
 
@@ -411,11 +412,31 @@ static void mdraid_seen_swap(void)
         mdraid_seen_now_n = 0;
 }
 
+/*
+ * The files behind the metrics, and the UUID when an Array entry may name
+ * one: each file is a read per array per interval, so no more are asked for.
+ */
+static uint64_t mdraid_attrs(void)
+{
+        uint64_t attrs = MD_ATTR_BIT(MD_ATTR_RAID_DISKS) | MD_ATTR_BIT(MD_ATTR_SYNC_ACTION) |
+                         MD_ATTR_BIT(MD_ATTR_SYNC_COMPLETED) | MD_ATTR_BIT(MD_ATTR_SYNC_SPEED) |
+                         MD_ATTR_BIT(MD_ATTR_MISMATCH_CNT) | MD_ATTR_BIT(MD_ATTR_MEMBERS) |
+                         MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MIN) |
+                         MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MAX) |
+                         MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_SIZE) |
+                         MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_ACTIVE) |
+                         MD_ATTR_TUNABLE_BIT(MD_T_READ_AHEAD_KB);
+
+        if (mdraid_selection_n > 0)
+                attrs |= MD_ATTR_BIT(MD_ATTR_UUID);
+        return attrs;
+}
+
 static int mdraid_read_list(void)
 {
         int r;
 
-        r = md_read_arrays(&mdraid_root, &mdraid_set);
+        r = md_read_arrays_of(&mdraid_root, &mdraid_set, mdraid_attrs());
         if (r >= 0)
                 r = mdraid_seen_reserve(mdraid_set.n);
         if (r < 0) {

@@ -47,16 +47,16 @@ static int parse_reads(const char *s, unsigned long *ret)
  * they return the previous read's data untouched, so the same read callback
  * runs without any I/O and its time is the plugin's own work.
  */
-int __real_md_read_arrays(const md_root *r, md_array_set *set);
+int __real_md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs);
 int __real_md_read_globals(const md_root *r, md_globals *ret);
 
 static bool replay;
 static md_globals replay_globals;
 
-int __wrap_md_read_arrays(const md_root *r, md_array_set *set);
-int __wrap_md_read_arrays(const md_root *r, md_array_set *set)
+int __wrap_md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs);
+int __wrap_md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs)
 {
-        return replay ? 0 : __real_md_read_arrays(r, set);
+        return replay ? 0 : __real_md_read_arrays_of(r, set, attrs);
 }
 
 int __wrap_md_read_globals(const md_root *r, md_globals *ret);
