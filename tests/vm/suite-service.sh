@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# Runs inside the test VM (tests/vm/run-in-vm --disks 6): mdboostd on a
-# private system bus with Debian's polkitd (tests/integration/service-lib.sh),
-# writing the real md driver's files:
+# Runs inside the test VM (tests/vm/real-kernel service: 6 disks of 256 MiB,
+# each bounded to 4 MB/s, which keeps every recovery below running long
+# enough for its checks and short enough for its waits; tests/vm/real-kernel
+# has the numbers): mdboostd on a private system bus with Debian's polkitd
+# (tests/integration/service-lib.sh), writing the real md driver's files:
 #   - Boost of a recovering raid5 shows in the kernel's own files, and the
 #     rebuild runs faster than the ceiling it had;
 #   - Restore brings back every original byte for byte;
