@@ -585,6 +585,40 @@ static void test_garbage_tunable_warns_once(void **state)
         assert_value("md0", "percent", "sync_progress", 100.0 * 261648 / 2093056);
 }
 
+/*
+ * Files behind no metric are not read: broken, they draw no warning and the
+ * metrics are all there. The UUID is read once an Array entry may name one.
+ */
+static void test_unreported_files_are_not_read(void **state)
+{
+        mock_config_item c;
+
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_write("sys/block/md0/md/uuid", "7ac7b4d7-garbage\n");
+        tree_write("sys/block/md0/md/component_size", "lots\n");
+        tree_write("sys/block/md0/md/chunk_size", "lots\n");
+        tree_write("sys/block/md0/md/last_sync_action", "rebuild\n");
+        tree_write("sys/block/md0/md/sync_max", "lots\n");
+        tree_write("sys/block/md0/size", "lots\n");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
+        assert_value("md0", "percent", "sync_progress", 100.0 * 261648 / 2093056);
+        assert_disks("md0", 3, 0, 0, 0, 1);
+        mock.shutdown();
+
+        tree_write("sys/block/md0/md/uuid", "7ac7b4d7-c925-6f89-525e-4caecab28aec\n");
+        mock_clear();
+        mock.quiet = true;
+        module_register();
+        mock_config_init(&c, "mdraid");
+        mock_config_add_string(&c, "Array", "7ac7b4d7:c9256f89:525e4cae:cab28aec");
+        assert_int_equal(start(tree, &c), 0);
+        read_once();
+        assert_true(mock_count_instance("md0") > 0);
+}
+
 static void test_vanished_array(void **state)
 {
         (void)state;
@@ -707,6 +741,7 @@ int main(void)
                 T(test_progress_moves),
                 T(test_garbage_attribute_warns_once),
                 T(test_garbage_tunable_warns_once),
+                T(test_unreported_files_are_not_read),
                 T(test_vanished_array),
                 T(test_array_appears_later),
                 T(test_unreadable_globals_warn_once),
