@@ -58,15 +58,15 @@ recipe() {
 		echo 32768 >/sys/block/$md/md/stripe_cache_size
 		echo 32768 >/sys/block/$md/queue/read_ahead_kb
 		;;
-	fast | max)
-		mdb_call root Boost 'ssa{sv}' $md "$1" 0
-		[ "$MDB_RC" -eq 0 ] || { echo "Boost $1 failed: $MDB_ERRMSG" >&2; return 1; }
-		;;
-	fast-70)
-		mdb_call root Boost 'ssa{sv}' $md fast 1 sync_speed_min u "$floor70"
-		[ "$MDB_RC" -eq 0 ] || { echo "Boost fast-70 failed: $MDB_ERRMSG" >&2; return 1; }
-		;;
+	fast | max) boost "$1" 0 ;;
+	fast-70) boost fast 1 sync_speed_min u "$floor70" ;;
 	esac
+}
+
+# boost PROFILE N [OPTION TYPE VALUE]...: Boost through the service.
+boost() {
+	mdb_call root Boost 'ssa{sv}' $md "$@"
+	[ "$MDB_RC" -eq 0 ] || { echo "Boost $* failed: $MDB_ERRMSG" >&2; return 1; }
 }
 
 undo() {
