@@ -113,9 +113,38 @@ static int progress_line(cursor c, md_mdstat_entry *e) {
         return 0;
 }
 
+/* "[n/m] [UU_]" at @c, as the personalities' status methods print it. */
+static bool slot_map(cursor c, md_mdstat_disks *d) {
+        uint64_t n, m;
+        unsigned in_sync = 0, len = 0;
+
+        if (!expect(&c, "[") || number(&c, &n) < 0 || !expect(&c, "/") || number(&c, &m) < 0 ||
+            !expect(&c, "] ["))
+                return false;
+        for (; c.p < c.end && (*c.p == 'U' || *c.p == '_'); c.p++, len++)
+                in_sync += *c.p == 'U';
+        if (!expect(&c, "]") || len != n || m > n)
+                return false;
+        d->has_map = true;
+        d->slots = (unsigned) n;
+        d->in_sync = in_sync;
+        return true;
+}
+
+/* The line after the header: "BLOCKS blocks ..." ending, for most levels, in the map. */
+static void blocks_line(cursor c, md_mdstat_entry *e) {
+        for (const char *p = c.p; (p = memchr(p, '[', (size_t) (c.end - p))); p++)
+                if (slot_map((cursor){ p, c.end }, &e->disks))
+                        return;
+}
+
 /* A line inside an array block: the progress line or a waiting marker set the op. */
 static int block_line(cursor c, md_mdstat_entry *e) {
         skip_blanks(&c);
+        if (c.p < c.end && *c.p >= '0' && *c.p <= '9') {
+                blocks_line(c, e);
+                return 0;
+        }
         if (starts_with(c.p, c.end, "resync=DELAYED")) {
                 e->op = MD_MDSTAT_DELAYED;
                 return 0;
@@ -126,6 +155,58 @@ static int block_line(cursor c, md_mdstat_entry *e) {
         }
         if (starts_with(c.p, c.end, "["))
                 return progress_line(c, e);
+        return 0;
+}
+
+/* "DEV[N]" then flags such as "(W)(F)"; anything else is not a member. */
+static int member_word(cursor c, md_mdstat_disks *d) {
+        const char *open = memchr(c.p, '[', (size_t) (c.end - c.p));
+        bool faulty = false, spare = false, journal = false, replacement = false;
+        uint64_t desc_nr;
+
+        if (!open || open == c.p)
+                return -EINVAL;
+        c.p = open + 1;
+        if (number(&c, &desc_nr) < 0 || !expect(&c, "]"))
+                return -EINVAL;
+        while (c.p < c.end) {
+                if (c.end - c.p < 3 || c.p[0] != '(' || c.p[2] != ')')
+                        return -EINVAL;
+                faulty |= c.p[1] == 'F';
+                spare |= c.p[1] == 'S';
+                journal |= c.p[1] == 'J';
+                replacement |= c.p[1] == 'R';
+                c.p += 3;
+        }
+        d->members++;
+        if (faulty)
+                d->faulty++;
+        else if (spare)
+                d->spare++;
+        else if (journal)
+                d->journal++;
+        else if (replacement)
+                d->replacement++;
+        return 0;
+}
+
+/* After "active"/"inactive": the read-only marks, the level and the members. */
+static int header_words(cursor c, md_mdstat_disks *d) {
+        while (c.p < c.end) {
+                const char *sp;
+                cursor w;
+                int k;
+
+                skip_blanks(&c);
+                sp = memchr(c.p, ' ', (size_t) (c.end - c.p));
+                w = (cursor){ c.p, sp ? sp : c.end };
+                c.p = w.end;
+                if (w.p == w.end || !memchr(w.p, '[', (size_t) (w.end - w.p)))
+                        continue; /* "(read-only)", the level */
+                k = member_word(w, d);
+                if (k < 0)
+                        return k;
+        }
         return 0;
 }
 
@@ -146,13 +227,15 @@ static int header_line(cursor c, md_mdstat_entry *e) {
 
         c.p = sep + 3;
         if (starts_with(c.p, c.end, "active") &&
-            (c.p + 6 == c.end || c.p[6] == ' '))
+            (c.p + 6 == c.end || c.p[6] == ' ')) {
                 e->active = true;
-        else if (starts_with(c.p, c.end, "inactive") && (c.p + 8 == c.end || c.p[8] == ' '))
+                c.p += 6;
+        } else if (starts_with(c.p, c.end, "inactive") && (c.p + 8 == c.end || c.p[8] == ' ')) {
                 e->active = false;
-        else
+                c.p += 8;
+        } else
                 return -EINVAL;
-        return 0;
+        return header_words(c, &e->disks);
 }
 
 static bool next_line(cursor *all, cursor *ret_line) {
@@ -208,4 +291,28 @@ const md_mdstat_entry *md_mdstat_find(const md_mdstat_entry *e, size_t n, const 
                 if (strcmp(e[i].name, name) == 0)
                         return &e[i];
         return NULL;
+}
+
+void md_mdstat_disk_counts(const md_mdstat_entry *e, int64_t raid_disks, md_disk_counts *ret) {
+        const md_mdstat_disks *d;
+        md_disk_counts c = { 0 };
+        unsigned holders, originals;
+
+        if (!e || !ret)
+                return;
+        d = &e->disks;
+        holders = d->members - d->faulty - d->spare - d->journal;
+        originals = holders - d->replacement;
+        c.failed = d->faulty;
+        c.spare = d->spare;
+        if (d->has_map) {
+                c.active = d->in_sync < holders ? d->in_sync : holders;
+                c.rebuilding = holders - c.active;
+        } else {
+                c.active = originals;
+                c.rebuilding = d->replacement;
+        }
+        if (raid_disks > (int64_t) originals)
+                c.missing = (unsigned) (raid_disks - (int64_t) originals);
+        *ret = c;
 }

@@ -2,10 +2,12 @@
 #pragma once
 
 /*
- * /proc/mdstat, for the one number sysfs does not give: the live position of
- * a running operation. sync_completed is checkpointed (it moves in steps of
- * about 1/16 of the device), mdstat's "(done/total)" is the live resync
- * position. Read sysfs for everything else; mdstat is for humans.
+ * /proc/mdstat: every array in one read. It gives the one number sysfs does
+ * not give, the live position of a running operation (sync_completed is
+ * checkpointed: it moves in steps of about 1/16 of the device, mdstat's
+ * "(done/total)" is the live resync position), and each array's members
+ * with their flags and the map of slots in sync, which sysfs spreads over
+ * two files per member. Everything else comes from sysfs.
  *
  * Grammar (drivers/md/md.c md_seq_show and status_resync):
  *
@@ -39,6 +41,23 @@ typedef enum md_mdstat_op {
         _MD_MDSTAT_OP_MAX,
 } md_mdstat_op;
 
+/*
+ * The members as md_seq_show lists them: "DEV[N]" then flags. N is the
+ * member's descriptor number, not its slot, so only the counts are kept.
+ * "(F)" ends a faulty member's flags; "(S)" marks one without a slot
+ * (a hot spare, or every member of an array that is not running).
+ */
+typedef struct md_mdstat_disks {
+        unsigned members;     /* devices listed */
+        unsigned faulty;      /* (F) */
+        unsigned spare;       /* (S), never with (F) */
+        unsigned journal;     /* (J) and not (F): a raid4/5/6 write journal, no slot */
+        unsigned replacement; /* (R) and not (F): shares its original's slot */
+        bool has_map;         /* "[n/m] [UU_]" printed: a running level with redundancy */
+        unsigned slots;       /* n: raid_disks */
+        unsigned in_sync;     /* 'U's in the map: slots whose member is in sync */
+} md_mdstat_disks;
+
 typedef struct md_mdstat_entry {
         char name[MD_NAME_MAX + 1];
         bool active;
@@ -46,6 +65,7 @@ typedef struct md_mdstat_entry {
         uint64_t done_kib;   /* live position, valid for RESYNC..RESHAPE */
         uint64_t total_kib;
         uint64_t speed_kib;  /* "speed=" KiB/s, 0 when absent */
+        md_mdstat_disks disks;
 } md_mdstat_entry;
 
 /*
@@ -57,3 +77,33 @@ int md_mdstat_parse(const char *buf, size_t len, md_mdstat_entry *ret, size_t n)
 
 /* Finds @name in the parsed entries; NULL if absent. */
 const md_mdstat_entry *md_mdstat_find(const md_mdstat_entry *e, size_t n, const char *name);
+
+/*
+ * The member counts md_array_disk_counts() derives from sysfs, from mdstat's
+ * flags and map: a member that is neither faulty, spare nor journal holds a
+ * slot (a replacement shares its original's), and a slot holder not marked
+ * 'U' is being rebuilt. Without a map (raid0, linear, an array not running)
+ * every slot holder but a replacement counts as in sync. @raid_disks is the
+ * array's raid_disks from sysfs, or -1 when unknown (missing is then 0).
+ */
+void md_mdstat_disk_counts(const md_mdstat_entry *e, int64_t raid_disks, md_disk_counts *ret);
+
+/*
+ * /proc/mdstat read and parsed, with buffers reused across reads (a poller
+ * reads it every interval). Entries are in file order.
+ */
+typedef struct md_mdstat {
+        md_mdstat_entry *entries; /* n valid */
+        unsigned n;
+        unsigned cap;   /* private */
+        char *buf;      /* private: the file's text */
+        size_t buf_size;
+} md_mdstat;
+
+/*
+ * Reads and parses proc/mdstat under the root into @m. -ENOENT when the file
+ * does not exist (no md driver loaded), -EINVAL when it is not mdstat,
+ * -EFBIG past 16 MiB. On failure @m holds no entries.
+ */
+int md_read_mdstat(const md_root *r, md_mdstat *m);
+void md_mdstat_free(md_mdstat *m);

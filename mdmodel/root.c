@@ -133,6 +133,42 @@ ssize_t md_root_read_listed(const md_root *r, const char *rel, char *buf, size_t
         return read_close(fd, buf, size, true);
 }
 
+ssize_t md_root_read_file(const md_root *r, const char *rel, char *buf, size_t size) {
+        size_t len = 0;
+        ssize_t n;
+        int fd, k;
+
+        if (!buf)
+                return -EINVAL;
+        fd = open_attr(r, rel, size);
+        if (fd < 0)
+                return fd;
+        k = check_regular(fd);
+        while (k == 0) {
+                if (len == size - 1) {
+                        /* Full: fine only if the file ends exactly here. */
+                        char probe;
+
+                        n = read(fd, &probe, 1);
+                        k = n < 0 ? -errno : n > 0 ? -EFBIG : 0;
+                        break;
+                }
+                n = read(fd, buf + len, size - 1 - len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        k = errno == EAGAIN ? -EINVAL : -errno;
+                if (n <= 0)
+                        break;
+                len += (size_t) n;
+        }
+        close(fd);
+        if (k < 0)
+                return k;
+        buf[len] = '\0';
+        return (ssize_t) len;
+}
+
 int md_root_write(const md_root *r, const char *rel, const char *value) {
         size_t len;
         ssize_t n;

@@ -39,6 +39,13 @@ void md_root_close(md_root *r);
 ssize_t md_root_read(const md_root *r, const char *rel, char *buf, size_t size);
 
 /*
+ * As md_root_read, for a procfs file such as /proc/mdstat that one read may
+ * not return whole: a seq_file hands out a page of records per read. Reads
+ * until end of file; -EFBIG when the file does not fit in @size - 1 bytes.
+ */
+ssize_t md_root_read_file(const md_root *r, const char *rel, char *buf, size_t size);
+
+/*
  * Writes @value to the attribute at @rel in one write(2) and returns 0.
  * The kernel reports a refusal as the write's errno (EINVAL, EBUSY, ...),
  * which is returned negated.

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -16,6 +17,20 @@
 
 #define PERS "Personalities : [raid0] [raid1] [raid6] [raid5] [raid4] [raid10] [linear] \n"
 #define UNUSED "unused devices: <none>\n"
+
+/* md_mdstat_disk_counts() of @e for an array of @raid_disks slots. */
+static void assert_disks(const md_mdstat_entry *e, int64_t raid_disks, unsigned active,
+                         unsigned failed, unsigned spare, unsigned missing, unsigned rebuilding) {
+        md_disk_counts c;
+
+        memset(&c, 0xff, sizeof(c));
+        md_mdstat_disk_counts(e, raid_disks, &c);
+        assert_int_equal(c.active, active);
+        assert_int_equal(c.failed, failed);
+        assert_int_equal(c.spare, spare);
+        assert_int_equal(c.missing, missing);
+        assert_int_equal(c.rebuilding, rebuilding);
+}
 
 static int parse(const char *text, md_mdstat_entry *e, size_t n) {
         return md_mdstat_parse(text, strlen(text), e, n);
@@ -62,6 +77,12 @@ static void test_snapshot_recovery(void **state) {
         assert_int_equal(e[0].done_kib, 66652);
         assert_int_equal(e[0].total_kib, 1046528);
         assert_int_equal(e[0].speed_kib, 11108);
+        /* vdd[4] has a slot but is not in sync: "[4/3] [UUU_]" */
+        assert_int_equal(e[0].disks.members, 4);
+        assert_true(e[0].disks.has_map);
+        assert_int_equal(e[0].disks.slots, 4);
+        assert_int_equal(e[0].disks.in_sync, 3);
+        assert_disks(&e[0], 4, 3, 0, 0, 0, 1);
 }
 
 static void test_snapshot_reshape(void **state) {
@@ -72,6 +93,8 @@ static void test_snapshot_reshape(void **state) {
         assert_int_equal(e[0].op, MD_MDSTAT_RESHAPE);
         assert_int_equal(e[0].done_kib, 81408);
         assert_int_equal(e[0].speed_kib, 10176);
+        /* A grow's new member is in sync from the start: the reshape moves data onto it. */
+        assert_disks(&e[0], 5, 5, 0, 0, 0, 0);
 }
 
 /* md11 waits: six spaces, a TAB, "resync=DELAYED". */
@@ -135,6 +158,56 @@ static void test_states_and_idle(void **state) {
         assert_int_equal(e[2].op, MD_MDSTAT_PENDING);
         assert_string_equal(e[3].name, "md_home");
         assert_int_equal(e[3].op, MD_MDSTAT_IDLE);
+
+        /* Not running: every member is listed without a slot, and there is no map. */
+        assert_int_equal(e[0].disks.members, 1);
+        assert_false(e[0].disks.has_map);
+        assert_disks(&e[0], 2, 0, 0, 1, 2, 0);
+        assert_disks(&e[0], -1, 0, 0, 1, 0, 0);
+        assert_disks(&e[1], 2, 2, 0, 0, 0, 0);
+        /* (S), (F) and a write-mostly member in sync; slot 2 has lost its member. */
+        assert_int_equal(e[2].disks.members, 4);
+        assert_int_equal(e[2].disks.faulty, 1);
+        assert_int_equal(e[2].disks.spare, 1);
+        assert_disks(&e[2], 3, 2, 1, 1, 1, 0);
+        /* raid0 prints no map: its members are all in sync. */
+        assert_false(e[3].disks.has_map);
+        assert_disks(&e[3], 2, 2, 0, 0, 0, 0);
+}
+
+/*
+ * The member forms md_seq_show prints: (W) before (F), a journal, a
+ * replacement rebuilding next to the member it replaces, and the last
+ * descriptor numbers of a long-lived array.
+ */
+static void test_member_flags(void **state) {
+        static const char text[] =
+                PERS
+                "md5 : active raid5 sde[5](R) sdd[3] sdc[2] sdb[1](W) sda[0]\n"
+                "      3139584 blocks super 1.2 level 5, 512k chunk, algorithm 2 [4/4] [UUUU]\n"
+                "      [===>.................]  recovery = 17.5% (183296/1046528) finish=1.2min "
+                "speed=11456K/sec\n"
+                "      \n"
+                "md6 : active raid5 nvme2n1p1[12](J) sdd[3] sdc[2](W)(F) sdb[1] sda[0]\n"
+                "      3139584 blocks super 1.2 level 5, 512k chunk, algorithm 2 [4/3] [UU_U]\n"
+                "      \n"
+                "md7 : active raid10 sdd1[7] sdc1[6](S) sdb1[1] sda1[0]\n"
+                "      2093056 blocks super 1.2 512K chunks 2 near-copies [3/2] [UU_]\n"
+                "      [>....................]  recovery =  0.4% (4096/1046528) finish=4.2min "
+                "speed=4096K/sec\n"
+                "      \n"
+                UNUSED;
+        md_mdstat_entry e[3];
+
+        (void) state;
+        assert_int_equal(parse(text, e, 3), 3);
+        assert_int_equal(e[0].disks.members, 5);
+        assert_int_equal(e[0].disks.replacement, 1);
+        assert_disks(&e[0], 4, 4, 0, 0, 0, 1);
+        assert_int_equal(e[1].disks.journal, 1);
+        assert_int_equal(e[1].disks.faulty, 1);
+        assert_disks(&e[1], 4, 3, 1, 0, 1, 0);
+        assert_disks(&e[2], 3, 2, 0, 1, 0, 1);
 }
 
 static void test_check_and_wide_percent(void **state) {
@@ -195,6 +268,11 @@ static void test_not_mdstat(void **state) {
                      "(1/18446744073709551616)\n",
                 PERS "md0 : active raid1 sda[0]\n      [=>..]  resync =  6.6% (1/2) speed=fastK/sec\n",
                 PERS "md0 : active raid1 sda[0]\n      [=>..  resync =  6.6% (1/2)\n",
+                /* Members this parser cannot count. */
+                PERS "md0 : active raid1 [0] sdb[1]\n" UNUSED,
+                PERS "md0 : active raid1 sda[x]\n" UNUSED,
+                PERS "md0 : active raid1 sda[0](F\n" UNUSED,
+                PERS "md0 : active raid1 sda[0]S\n" UNUSED,
         };
         md_mdstat_entry e[1];
 
@@ -205,6 +283,50 @@ static void test_not_mdstat(void **state) {
         assert_int_equal(md_mdstat_parse(PERS, strlen(PERS), NULL, 1), -EINVAL);
 }
 
+/* Hundreds of arrays: more text than one read or one buffer, more entries than the first parse. */
+static void test_read_grows(void **state) {
+        enum { ARRAYS = 400 };
+        size_t size = 64 + ARRAYS * 160, len;
+        char *text = malloc(size), *root = NULL;
+        md_root r = MD_ROOT_NULL;
+        md_mdstat m = { 0 };
+
+        (void) state;
+        assert_non_null(text);
+        len = (size_t) snprintf(text, size, "%s", PERS);
+        for (unsigned i = 0; i < ARRAYS; i++)
+                len += (size_t) snprintf(text + len, size - len,
+                                         "md%u : active raid1 sdb%u[1] sda%u[0](F)\n"
+                                         "      1046528 blocks super 1.2 [2/1] [_U]\n"
+                                         "      \n",
+                                         i, i, i);
+        assert_true(len < size - sizeof(UNUSED));
+        snprintf(text + len, size - len, "%s", UNUSED);
+        assert_int_equal(md_fixture_new(&root), 0);
+        assert_int_equal(md_root_open(root, &r), 0);
+
+        assert_int_equal(md_read_mdstat(&r, &m), -ENOENT);
+        assert_int_equal(m.n, 0);
+        assert_int_equal(md_fixture_write(root, "proc/mdstat", text), 0);
+        assert_int_equal(md_read_mdstat(&r, &m), 0);
+        assert_int_equal(m.n, ARRAYS);
+        assert_string_equal(m.entries[ARRAYS - 1].name, "md399");
+        assert_int_equal(m.entries[ARRAYS - 1].disks.faulty, 1);
+        assert_int_equal(m.entries[ARRAYS - 1].disks.in_sync, 1);
+        /* Read again into the grown buffers; then a file that is not mdstat. */
+        assert_int_equal(md_read_mdstat(&r, &m), 0);
+        assert_int_equal(m.n, ARRAYS);
+        assert_int_equal(md_fixture_write(root, "proc/mdstat", "garbage\n"), 0);
+        assert_int_equal(md_read_mdstat(&r, &m), -EINVAL);
+        assert_int_equal(m.n, 0);
+
+        md_mdstat_free(&m);
+        md_root_close(&r);
+        assert_int_equal(md_fixture_rm(root), 0);
+        free(root);
+        free(text);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_snapshot_no_arrays),
@@ -213,6 +335,8 @@ int main(void) {
                 cmocka_unit_test(test_snapshot_reshape),
                 cmocka_unit_test(test_snapshot_delayed),
                 cmocka_unit_test(test_states_and_idle),
+                cmocka_unit_test(test_member_flags),
+                cmocka_unit_test(test_read_grows),
                 cmocka_unit_test(test_check_and_wide_percent),
                 cmocka_unit_test(test_truncated),
                 cmocka_unit_test(test_not_mdstat),
