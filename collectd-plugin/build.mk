@@ -37,7 +37,8 @@ BENCH_TARGETS += bench-plugin
 
 $(MDRAID_BENCH): $(BUILD)/tests/bench/plugin-bench.o $(BUILD)/tests/unit/collectd-mock.o \
 		$(MDRAID_OBJ) $(MDMODEL_LIB)
-	$(CC) $(LDFLAGS) -Wl,--wrap=md_read_arrays_of -Wl,--wrap=md_read_globals -o $@ $^
+	$(CC) $(LDFLAGS) -Wl,--wrap=md_read_arrays_of -Wl,--wrap=md_read_globals \
+		-Wl,--wrap=md_read_mdstat -o $@ $^
 
 bench-plugin: $(MDRAID_BENCH) ## The mdraid plugin's CPU per array per read, 1, 16 and 64 arrays, and its memory over 10,000 reads
 	tests/bench/plugin-bench.sh $(MDRAID_BENCH)

@@ -15,7 +15,13 @@
  * "io_octets"/"disk_octets" are DERIVE counters, which would turn a speed
  * into its rate of change.
  *
- * The kernel's sysfs is world-readable, so the plugin needs no privilege.
+ * Members come from /proc/mdstat, which lists every array's members with
+ * their flags in one read, where sysfs needs two files per member; when it
+ * cannot be read, from the member folders in sysfs. The rest comes from
+ * sysfs.
+ *
+ * The kernel's sysfs and /proc/mdstat are world-readable, so the plugin
+ * needs no privilege.
  * An attribute that cannot be read or parsed is skipped and logged once,
  * until it reads well again; the other attributes and arrays go on.
  */
@@ -32,6 +38,7 @@
 #include <strings.h>
 
 #include "array.h"
+#include "mdstat.h"
 #include "root.h"
 #include "tunables.h"
 
@@ -53,6 +60,9 @@ static bool mdraid_ignore_selected;
 /* State, reused across reads. */
 static md_root mdraid_root = MD_ROOT_NULL;
 static md_array_set mdraid_set;
+static md_mdstat mdraid_mdstat;
+static bool mdraid_mdstat_ok;         /* this read's mdstat was read and parsed */
+static int mdraid_mdstat_warned;      /* the errno last logged, 0 when none */
 static mdraid_seen *mdraid_seen_now;  /* one per entry of mdraid_set, same order */
 static mdraid_seen *mdraid_seen_prev; /* last read's, sorted by name */
 static size_t mdraid_seen_now_n, mdraid_seen_prev_n, mdraid_seen_cap;
@@ -196,11 +206,17 @@ static void mdraid_report_count(const char *plugin_instance, const char *type_in
                 mdraid_submit(plugin_instance, "count", type_instance, (gauge_t)n);
 }
 
-static void mdraid_report_disks(const md_array *a)
+/* From mdstat's entry @e when there is one, else from the member folders read. */
+static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e)
 {
         md_disk_counts dc;
 
-        md_array_disk_counts(a, &dc);
+        if (e)
+                md_mdstat_disk_counts(e, a->raid_disks.kind == MD_V_NUMBER ?
+                                                 (int64_t)a->raid_disks.value : -1,
+                                      &dc);
+        else
+                md_array_disk_counts(a, &dc);
         mdraid_submit(a->name, "md_disks", "active", dc.active);
         mdraid_submit(a->name, "md_disks", "failed", dc.failed);
         mdraid_submit(a->name, "md_disks", "spare", dc.spare);
@@ -268,9 +284,25 @@ static bool mdraid_array_running(const md_array *a)
         return a->state != MD_ARRAY_INACTIVE && a->state != MD_ARRAY_CLEAR;
 }
 
+/*
+ * md_seq_show lists every array that has a personality, a member or a
+ * raid_disks count, so with mdstat read, an array missing from it has no
+ * members: zero of each. A running one missing from it was assembled after
+ * mdstat was read; it is reported from the next read on.
+ */
 static void mdraid_report_array(const md_array *a)
 {
-        mdraid_report_disks(a);
+        static const md_mdstat_entry no_members;
+        const md_mdstat_entry *e = NULL;
+
+        if (mdraid_mdstat_ok) {
+                e = md_mdstat_find(mdraid_mdstat.entries, mdraid_mdstat.n, a->name);
+                if (!e && mdraid_array_running(a))
+                        return;
+                if (!e)
+                        e = &no_members;
+        }
+        mdraid_report_disks(a, e);
         if (md_array_has_redundancy(a) && mdraid_array_running(a))
                 mdraid_report_sync(a);
 }
@@ -413,14 +445,35 @@ static void mdraid_seen_swap(void)
 }
 
 /*
+ * Reads /proc/mdstat for the members. A file that is missing (a RootDir
+ * without proc/) is not a problem: sysfs has the members too. Any other
+ * failure is logged once, and once more when it reads well again.
+ */
+static void mdraid_read_mdstat(void)
+{
+        int r = md_read_mdstat(&mdraid_root, &mdraid_mdstat);
+
+        mdraid_mdstat_ok = r >= 0;
+        if (r < 0 && r != -ENOENT && r != mdraid_mdstat_warned) {
+                WARNING("mdraid: cannot read or parse proc/mdstat: %s; reading members from sysfs",
+                        STRERROR(-r));
+                mdraid_mdstat_warned = r;
+        } else if (r >= 0 && mdraid_mdstat_warned) {
+                NOTICE("mdraid: proc/mdstat is readable again");
+                mdraid_mdstat_warned = 0;
+        }
+}
+
+/*
  * The files behind the metrics, and the UUID when an Array entry may name
  * one: each file is a read per array per interval, so no more are asked for.
+ * The member folders only when mdstat could not be read.
  */
 static uint64_t mdraid_attrs(void)
 {
         uint64_t attrs = MD_ATTR_BIT(MD_ATTR_RAID_DISKS) | MD_ATTR_BIT(MD_ATTR_SYNC_ACTION) |
                          MD_ATTR_BIT(MD_ATTR_SYNC_COMPLETED) | MD_ATTR_BIT(MD_ATTR_SYNC_SPEED) |
-                         MD_ATTR_BIT(MD_ATTR_MISMATCH_CNT) | MD_ATTR_BIT(MD_ATTR_MEMBERS) |
+                         MD_ATTR_BIT(MD_ATTR_MISMATCH_CNT) |
                          MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MIN) |
                          MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MAX) |
                          MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_SIZE) |
@@ -429,6 +482,8 @@ static uint64_t mdraid_attrs(void)
 
         if (mdraid_selection_n > 0)
                 attrs |= MD_ATTR_BIT(MD_ATTR_UUID);
+        if (!mdraid_mdstat_ok)
+                attrs |= MD_ATTR_BIT(MD_ATTR_MEMBERS);
         return attrs;
 }
 
@@ -457,6 +512,7 @@ static int mdraid_read(void)
         int r;
 
         globals_ok = mdraid_report_globals();
+        mdraid_read_mdstat();
         r = mdraid_read_list();
         if (r < 0)
                 return globals_ok ? 0 : -1;
@@ -479,6 +535,9 @@ static int mdraid_read(void)
 static int mdraid_shutdown(void)
 {
         md_array_set_free(&mdraid_set);
+        md_mdstat_free(&mdraid_mdstat);
+        mdraid_mdstat_ok = false;
+        mdraid_mdstat_warned = 0;
         md_root_close(&mdraid_root);
         free(mdraid_seen_now);
         free(mdraid_seen_prev);

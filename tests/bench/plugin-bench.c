@@ -20,6 +20,7 @@
 
 #include "../unit/collectd-mock.h"
 #include "array.h"
+#include "mdstat.h"
 
 static double cpu_seconds(void)
 {
@@ -43,12 +44,13 @@ static int parse_reads(const char *s, unsigned long *ret)
 }
 
 /*
- * The library's two reading calls are wrapped (-Wl,--wrap): in replay mode
+ * The library's three reading calls are wrapped (-Wl,--wrap): in replay mode
  * they return the previous read's data untouched, so the same read callback
  * runs without any I/O and its time is the plugin's own work.
  */
 int __real_md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs);
 int __real_md_read_globals(const md_root *r, md_globals *ret);
+int __real_md_read_mdstat(const md_root *r, md_mdstat *m);
 
 static bool replay;
 static md_globals replay_globals;
@@ -57,6 +59,12 @@ int __wrap_md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs
 int __wrap_md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs)
 {
         return replay ? 0 : __real_md_read_arrays_of(r, set, attrs);
+}
+
+int __wrap_md_read_mdstat(const md_root *r, md_mdstat *m);
+int __wrap_md_read_mdstat(const md_root *r, md_mdstat *m)
+{
+        return replay ? 0 : __real_md_read_mdstat(r, m);
 }
 
 int __wrap_md_read_globals(const md_root *r, md_globals *ret);

@@ -20,6 +20,15 @@ make_tree() { # make_tree N
 	for ((i = 1; i < $1; i++)); do
 		cp -a "$root/sys/block/md0" "$root/sys/block/md$i"
 	done
+	# /proc/mdstat lists them all: md0's block once per array
+	awk -v n="$1" '
+		/^md0 : / { inblk = 1 }
+		/^unused devices/ { inblk = 0
+			for (i = n - 1; i >= 0; i--) { b = blk; sub(/^md0 /, "md" i " ", b); printf "%s", b }
+		}
+		inblk { blk = blk $0 "\n"; next }
+		{ print }
+	' tests/fixtures/03-raid5-recovery/proc/mdstat >"$root/proc/mdstat"
 }
 
 echo "mdraid plugin: CPU per read (target < 50 us per array per read)"

@@ -11,6 +11,8 @@
 #   md6   garbage in sync_speed: one warning, the rest still reported
 #   md7   vanishes after the first interval; md8 appears after it
 #
+# proc/mdstat lists them all, as the kernel would: the members come from it.
+#
 # Run from the top folder: tests/integration/plugin-collectd.sh
 set -euo pipefail
 
@@ -63,6 +65,9 @@ add_array 10-two-raid1-resync-delayed md11 md11
 add_array 03-raid5-recovery md0 md2 # degraded, idle: vdd gone
 make_idle "$blk/md2"
 rm -rf "$blk/md2/md/dev-vdd" "$blk/md2/md/rd3"
+# Members come from mdstat: a garbled member state in sysfs is never read,
+# so it draws no warning (checked at the end).
+put "$blk/md2/md/dev-vda/state" "in_sync?"
 
 add_array 03-raid5-recovery md0 md3 # raid0: the kernel has no sync files for it
 (cd "$blk/md3/md" && rm -rf sync_action last_sync_action sync_completed sync_speed \
@@ -94,6 +99,43 @@ put "$blk/md6/md/sync_speed" fast
 add_array 10-two-raid1-resync-delayed md10 md7
 add_array 10-two-raid1-resync-delayed md10 md8.later
 mv "$blk/md8.later" "$root/md8.later"
+
+# /proc/mdstat, where the plugin reads the members: what the kernel would
+# print for the arrays above, taking each snapshot's own block where the
+# array is a copy of one. ARRAYS names the copies of 10's md10 to list.
+block() { # block FIXTURE ARRAY [NEW-NAME]: the array's lines in a snapshot's mdstat
+	awk -v md="$2" -v as="${3:-$2}" '
+		$1 == md && $2 == ":" { on = 1; sub("^" md " ", as " ") }
+		on && /^$|^ *$/ { print; on = 0; next }
+		on && /^[a-z]/ && $1 != as { on = 0 }
+		on { print }
+	' "$fixtures/$1/proc/mdstat"
+}
+raid5() { # raid5 NAME MEMBERS MAP [PROGRESS]: an array copied from 03's md0
+	printf '%s : active raid5 %s\n      3139584 blocks super 1.2 level 5, 512k chunk, algorithm 2 %s\n' \
+		"$1" "$2" "$3"
+	[ -z "${4:-}" ] || printf '      %s\n' "$4"
+	printf '      \n'
+}
+write_mdstat() { # write_mdstat COPIES-OF-MD10...
+	local md
+	{
+		head -n 1 "$fixtures/03-raid5-recovery/proc/mdstat"
+		block 03-raid5-recovery md0
+		block 09-raid6-reshape md0 md1
+		block 10-two-raid1-resync-delayed md11
+		block 10-two-raid1-resync-delayed md10
+		raid5 md2 "vdc[2] vdb[1] vda[0]" "[4/3] [UUU_]"
+		printf 'md3 : active raid0 vdd[4] vdc[2] vdb[1] vda[0]\n      4186112 blocks super 1.2 512k chunks\n      \n'
+		raid5 md4 "vdd[4](F) vdc[2] vdb[1] vda[0]" "[4/3] [UUU_]"
+		raid5 md5 "vde[5](R) vdd[4] vdc[2] vdb[1] vda[0]" "[4/4] [UUUU]" \
+			"[==>..................]  recovery = 12.5% (130824/1046528) finish=1.4min speed=10301K/sec"
+		for md in "$@"; do block 10-two-raid1-resync-delayed md10 "$md"; done
+		echo "unused devices: <none>"
+	} >"$root/proc/mdstat.new"
+	mv "$root/proc/mdstat.new" "$root/proc/mdstat"
+}
+write_mdstat md6 md7
 
 # --- collectd, as nobody when run as root ------------------------------------
 
@@ -192,6 +234,7 @@ uid=$(ps -o uid= -p "$pid" | tr -d ' ')
 # Between intervals: md7 is stopped, md8 is assembled, md0's recovery moves on.
 rm -rf "$blk/md7"
 mv "$root/md8.later" "$blk/md8"
+write_mdstat md6 md8
 put "$blk/md0/md/sync_completed" "1046528 / 2093056"
 wait_for "md0's progress to reach 50 %" \
 	sh -c "cat '$csv'/mdraid-md0/percent-sync_progress-[0-9]* | tail -n 1 | grep -q ',50\.0*$'"

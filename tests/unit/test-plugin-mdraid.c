@@ -139,6 +139,42 @@ static void tree_dup(const char *from, const char *to)
         memcpy(tree, saved, sizeof(tree));
 }
 
+/*
+ * Replaces proc/mdstat with these array blocks between the lines md_seq_show
+ * prints first and last. A test that changes the members in sysfs writes
+ * what the kernel would then print here too.
+ */
+static void tree_mdstat(const char *blocks)
+{
+        char text[8192];
+
+        assert_true(snprintf(text, sizeof(text),
+                             "Personalities : [raid0] [raid1] [raid6] [raid5] [raid4] [raid10] "
+                             "[linear] \n%sunused devices: <none>\n",
+                             blocks) < (int)sizeof(text));
+        tree_write("proc/mdstat", text);
+}
+
+/* 03-raid5-recovery's md0 header: "md0 : active raid5 MEMBERS", then its status line. */
+#define RAID5_MD0(members, map)                                                              \
+        "md0 : active raid5 " members "\n"                                                    \
+        "      3139584 blocks super 1.2 level 5, 512k chunk, algorithm 2 " map "\n"
+
+static void tree_read_text(const char *rel, char *buf, size_t size)
+{
+        char path[PATH_MAX];
+        FILE *f;
+        size_t n;
+
+        tree_path(path, tree, rel);
+        f = fopen(path, "re");
+        assert_non_null(f);
+        n = fread(buf, 1, size - 1, f);
+        assert_true(n < size - 1);
+        buf[n] = '\0';
+        fclose(f);
+}
+
 /* The raid5 of 03-raid5-recovery after its recovery ended: nothing runs. */
 static void tree_make_idle(const char *md)
 {
@@ -222,6 +258,25 @@ static void assert_disks(const char *inst, unsigned active, unsigned failed, uns
         assert_value(inst, "md_disks", "spare", spare);
         assert_value(inst, "md_disks", "missing", missing);
         assert_value(inst, "md_disks", "rebuilding", rebuilding);
+}
+
+/*
+ * The counts as read from mdstat, then from the member folders with mdstat
+ * gone, which must agree; mdstat is back for the next read.
+ */
+static void assert_disks_both(const char *inst, unsigned active, unsigned failed, unsigned spare,
+                              unsigned missing, unsigned rebuilding)
+{
+        char saved[8192];
+
+        assert_disks(inst, active, failed, spare, missing, rebuilding);
+        tree_read_text("proc/mdstat", saved, sizeof(saved));
+        tree_remove("proc/mdstat");
+        read_once();
+        assert_disks(inst, active, failed, spare, missing, rebuilding);
+        tree_write("proc/mdstat", saved);
+        read_once();
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
 }
 
 static void assert_actions(const char *inst, const char *running, int delayed)
@@ -327,6 +382,7 @@ static void test_idle_degraded_leaves_a_gap(void **state)
         tree_make_idle("md0");
         tree_remove("sys/block/md0/md/rd3");
         tree_remove("sys/block/md0/md/dev-vdd");
+        tree_mdstat(RAID5_MD0("vdc[2] vdb[1] vda[0]", "[4/3] [UUU_]") "      \n");
         assert_int_equal(start(tree, NULL), 0);
         read_once();
 
@@ -336,7 +392,7 @@ static void test_idle_degraded_leaves_a_gap(void **state)
         assert_value("md0", "bytes", "sync_speed_min", 1000.0 * 1024);
         assert_value("md0", "bytes", "sync_speed_max", 10000.0 * 1024);
         assert_actions("md0", NULL, 0);
-        assert_disks("md0", 3, 0, 0, 1, 0);
+        assert_disks_both("md0", 3, 0, 0, 1, 0);
 }
 
 static void test_failed_member(void **state)
@@ -349,9 +405,10 @@ static void test_failed_member(void **state)
         tree_write("sys/block/md0/md/dev-vdd/slot", "none\n");
         tree_write("sys/block/md0/md/dev-vdd/recovery_start", "none\n");
         tree_remove("sys/block/md0/md/rd3");
+        tree_mdstat(RAID5_MD0("vdd[4](F) vdc[2] vdb[1] vda[0]", "[4/3] [UUU_]") "      \n");
         assert_int_equal(start(tree, NULL), 0);
         read_once();
-        assert_disks("md0", 3, 1, 0, 1, 0);
+        assert_disks_both("md0", 3, 1, 0, 1, 0);
 }
 
 static void test_replacement_in_progress(void **state)
@@ -367,10 +424,13 @@ static void test_replacement_in_progress(void **state)
         tree_write("sys/block/md0/md/dev-vde/state", "spare,replacement\n");
         tree_write("sys/block/md0/md/dev-vde/slot", "1\n");
         tree_write("sys/block/md0/md/dev-vde/recovery_start", "261648\n");
+        tree_mdstat(RAID5_MD0("vde[5](R) vdd[4] vdc[2] vdb[1] vda[0]", "[4/4] [UUUU]")
+                    "      [==>..................]  recovery = 12.5% (130824/1046528) "
+                    "finish=1.4min speed=10301K/sec\n      \n");
         assert_int_equal(start(tree, NULL), 0);
         read_once();
-        assert_disks("md0", 4, 0, 0, 0, 1);
         assert_actions("md0", "recover", 0);
+        assert_disks_both("md0", 4, 0, 0, 0, 1);
 }
 
 static void test_hot_spare(void **state)
@@ -384,9 +444,10 @@ static void test_hot_spare(void **state)
         tree_dup("sys/block/md0/md/dev-vdd", "sys/block/md0/md/dev-vde");
         tree_write("sys/block/md0/md/dev-vde/state", "spare\n");
         tree_write("sys/block/md0/md/dev-vde/slot", "none\n");
+        tree_mdstat(RAID5_MD0("vde[5](S) vdd[4] vdc[2] vdb[1] vda[0]", "[4/4] [UUUU]") "      \n");
         assert_int_equal(start(tree, NULL), 0);
         read_once();
-        assert_disks("md0", 4, 0, 1, 0, 0);
+        assert_disks_both("md0", 4, 0, 1, 0, 0);
 }
 
 /* raid0 keeps no md/sync_* files: the kernel registers them only for levels that sync. */
@@ -408,6 +469,9 @@ static void make_raid0(void)
         tree_write("sys/block/md0/md/level", "raid0\n");
         tree_write("sys/block/md0/md/dev-vdd/state", "in_sync\n");
         tree_write("sys/block/md0/md/dev-vdd/recovery_start", "none\n");
+        /* raid0's status method prints the chunk size and no map */
+        tree_mdstat("md0 : active raid0 vdd[4] vdc[2] vdb[1] vda[0]\n"
+                    "      4186112 blocks super 1.2 512k chunks\n      \n");
 }
 
 static void test_raid0_reports_disks_only(void **state)
@@ -416,20 +480,42 @@ static void test_raid0_reports_disks_only(void **state)
         make_raid0();
         assert_int_equal(start(tree, NULL), 0);
         read_once();
-        assert_disks("md0", 4, 0, 0, 0, 0);
         assert_int_equal(mock_count_instance("md0"), 5);
         assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
+        assert_disks_both("md0", 4, 0, 0, 0, 0);
 }
 
 static void test_inactive_reports_disks_only(void **state)
 {
         (void)state;
         tree_copy("03-raid5-recovery");
+        /*
+         * Assembled but not started: md binds the members without a slot
+         * until the array runs, and mdstat marks each (S).
+         */
         tree_write("sys/block/md0/md/array_state", "inactive\n");
+        for (const char *const *m = (const char *const[]){ "vda", "vdb", "vdc", "vdd", NULL }; *m;
+             m++) {
+                char rel[128];
+
+                snprintf(rel, sizeof(rel), "sys/block/md0/md/dev-%s/state", *m);
+                tree_write(rel, "spare\n");
+                snprintf(rel, sizeof(rel), "sys/block/md0/md/dev-%s/slot", *m);
+                tree_write(rel, "none\n");
+        }
+        for (const char *const *rd = (const char *const[]){ "rd0", "rd1", "rd2", "rd3", NULL };
+             *rd; rd++) {
+                char rel[128];
+
+                snprintf(rel, sizeof(rel), "sys/block/md0/md/%s", *rd);
+                tree_remove(rel);
+        }
+        tree_mdstat("md0 : inactive vdd[4](S) vdc[2](S) vdb[1](S) vda[0](S)\n"
+                    "      4186112 blocks super 1.2\n       \n");
         assert_int_equal(start(tree, NULL), 0);
         read_once();
-        assert_value("md0", "md_disks", "active", 3);
         assert_int_equal(mock_count_instance("md0"), 5);
+        assert_disks_both("md0", 0, 0, 4, 4, 0);
 }
 
 static void test_no_arrays_reports_globals(void **state)
@@ -619,6 +705,85 @@ static void test_unreported_files_are_not_read(void **state)
         assert_true(mock_count_instance("md0") > 0);
 }
 
+/* md1, a copy of 10-two-raid1-resync-delayed's md10 resyncing, in its mdstat. */
+static void add_md1_to_mdstat(void)
+{
+        tree_mdstat("md1 : active raid1 vdf1[1] vde1[0]\n"
+                    "      408576 blocks super 1.2 [2/2] [UU]\n"
+                    "      [==>..................]  resync = 12.3% (50944/408576) "
+                    "finish=0.4min speed=12736K/sec\n      \n"
+                    "md11 : active raid1 vdf2[1] vde2[0]\n"
+                    "      636928 blocks super 1.2 [2/2] [UU]\n      \tresync=DELAYED\n      \n"
+                    "md10 : active raid1 vdf1[1] vde1[0]\n"
+                    "      408576 blocks super 1.2 [2/2] [UU]\n"
+                    "      [==>..................]  resync = 12.3% (50944/408576) "
+                    "finish=0.4min speed=12736K/sec\n      \n");
+}
+
+/*
+ * With mdstat readable, the member folders are not read: broken, they draw
+ * no warning. Without mdstat they are, and then they do.
+ */
+static void test_members_come_from_mdstat(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_write("sys/block/md0/md/dev-vdd/state", "rebuilding?\n");
+        tree_write("sys/block/md0/md/dev-vda/slot", "first\n");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_disks("md0", 3, 0, 0, 0, 1);
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
+
+        tree_remove("proc/mdstat");
+        read_once();
+        assert_int_equal(mock_count_logs(LOG_WARNING, "md0: cannot read or parse md/dev-*"), 1);
+        assert_int_equal(mock_count_logs(LOG_WARNING, "proc/mdstat"), 0);
+}
+
+/* An mdstat that cannot be parsed: one warning, the members from sysfs meanwhile. */
+static void test_garbage_mdstat_falls_back(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_write("proc/mdstat", "Personalities : [raid5]\nmd0 : rebuilding raid5 vda[0]\n");
+        assert_int_equal(start(tree, NULL), 0);
+        mock_clear();
+        for (int i = 0; i < 3; i++)
+                assert_int_equal(mock.read(), 0);
+        assert_int_equal(mock_count_logs(LOG_WARNING, "mdraid: cannot read or parse proc/mdstat"), 1);
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 1);
+        read_once();
+        assert_disks("md0", 3, 0, 0, 0, 1);
+        assert_value("md0", "percent", "sync_progress", 100.0 * 261648 / 2093056);
+
+        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]", "[4/3] [UUU_]") "      \n");
+        read_once();
+        assert_int_equal(mock_count_logs(LOG_NOTICE, "mdraid: proc/mdstat is readable again"), 1);
+        assert_disks("md0", 3, 0, 0, 0, 1);
+}
+
+/*
+ * A running array in sysfs that mdstat does not list yet was assembled after
+ * mdstat was read: it waits for the next read rather than show no members.
+ */
+static void test_array_not_yet_in_mdstat(void **state)
+{
+        (void)state;
+        tree_copy("10-two-raid1-resync-delayed");
+        tree_dup("sys/block/md10", "sys/block/md1");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_int_equal(mock_count_instance("md1"), 0);
+        assert_true(mock_count_instance("md10") > 0);
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
+
+        add_md1_to_mdstat();
+        read_once();
+        assert_disks("md1", 2, 0, 0, 0, 0);
+        assert_actions("md1", "resync", 0);
+}
+
 static void test_vanished_array(void **state)
 {
         (void)state;
@@ -653,6 +818,7 @@ static void test_array_appears_later(void **state)
         assert_int_equal(mock_count_logs(-1, "mdraid: md11 appeared"), 1);
         /* an array named before every known one is merged in order too */
         tree_dup("sys/block/md10", "sys/block/md1");
+        add_md1_to_mdstat();
         read_once();
         assert_int_equal(mock_count_logs(-1, "appeared"), 1);
         assert_int_equal(mock_count_logs(-1, "gone"), 0);
@@ -742,6 +908,9 @@ int main(void)
                 T(test_garbage_attribute_warns_once),
                 T(test_garbage_tunable_warns_once),
                 T(test_unreported_files_are_not_read),
+                T(test_members_come_from_mdstat),
+                T(test_garbage_mdstat_falls_back),
+                T(test_array_not_yet_in_mdstat),
                 T(test_vanished_array),
                 T(test_array_appears_later),
                 T(test_unreadable_globals_warn_once),
