@@ -68,6 +68,22 @@ collectd_progress_moved() {
 		awk 'NR == 1 { first = $2 } { last = $2; n++ } END { exit !(n >= 2 && last > first) }'
 }
 
+# The last value stored since SINCE, as a number.
+collectd_last() { collectd_values "$1" "$2" "$3" | awk 'END { if (NR) print $2 + 0 }'; }
+
+# collectd_check_disks ARRAY SINCE LABEL: the member counts collectd stored
+# last (the plugin reads them from /proc/mdstat) are those of the kernel's
+# member folders in sysfs, as md-dump counts them.
+collectd_check_disks() {
+	local md=$1 since=$2 label=$3 want got="" t
+	[ -n "$CD_PID" ] || return
+	want=$(dump_get "$("$VM_MD_DUMP")" "$md.counts")
+	for t in active failed spare missing rebuilding; do
+		got="$got${got:+ }$t=$(collectd_last "$md" "md_disks-$t" "$since")"
+	done
+	vm_expect "$label: collectd member counts are sysfs's" "$want" "$got"
+}
+
 collectd_max() { collectd_values "$1" "$2" "$3" | awk 'BEGIN { m = "" } m == "" || $2 > m { m = $2 + 0 } END { print m }'; }
 
 # Each progress value collectd stored must agree with /proc/mdstat's live

@@ -13,6 +13,7 @@
  *   md0.tunable.sync_speed_min 1000 (system)
  *   md0.mdstat.op recovery
  *   md0.mdstat.done_kib 1024
+ *   md0.mdstat.counts active=3 failed=0 spare=0 missing=0 rebuilding=1
  */
 
 #include <errno.h>
@@ -25,8 +26,6 @@
 #include "mdstat.h"
 #include "root.h"
 #include "tunables.h"
-
-#define MDSTAT_MAX_ARRAYS 64
 
 static const char *progress_kind_name(md_progress_kind k) {
         static const char *const names[] = {
@@ -61,7 +60,13 @@ static void print_tval(const char *array, const char *key, const md_tval *v) {
         printf("%s.%s %s\n", array, key, buf);
 }
 
+static void print_counts(const char *key, const md_disk_counts *c) {
+        printf("%s active=%u failed=%u spare=%u missing=%u rebuilding=%u\n", key, c->active,
+               c->failed, c->spare, c->missing, c->rebuilding);
+}
+
 static void print_members(const md_array *a) {
+        char key[MD_NAME_MAX + 16];
         md_disk_counts c;
 
         for (unsigned i = 0; i < a->n_members; i++) {
@@ -70,8 +75,8 @@ static void print_members(const md_array *a) {
                        or_dash(md_member_role_to_string(m->role)), m->slot);
         }
         md_array_disk_counts(a, &c);
-        printf("%s.counts active=%u failed=%u spare=%u missing=%u rebuilding=%u\n", a->name,
-               c.active, c.failed, c.spare, c.missing, c.rebuilding);
+        snprintf(key, sizeof(key), "%s.counts", a->name);
+        print_counts(key, &c);
 }
 
 static void print_tunables(const md_array *a) {
@@ -115,31 +120,35 @@ static void print_array(const md_array *a) {
         print_tunables(a);
 }
 
-static void print_mdstat(const md_root *r) {
-        md_mdstat_entry e[MDSTAT_MAX_ARRAYS];
-        char buf[65536];
-        ssize_t len;
-        int n;
+/* The member counts come with the array's raid_disks from sysfs, as the plugin takes them. */
+static void print_mdstat(const md_root *r, const md_array_set *set) {
+        md_mdstat m = { 0 };
+        int k;
 
-        len = md_root_read(r, "proc/mdstat", buf, sizeof(buf));
-        if (len < 0) {
-                printf("mdstat.error %s\n", strerror((int) -len));
+        k = md_read_mdstat(r, &m);
+        if (k < 0) {
+                printf("mdstat.error %s\n", strerror(-k));
                 return;
         }
-        n = md_mdstat_parse(buf, (size_t) len, e, MDSTAT_MAX_ARRAYS);
-        if (n < 0) {
-                printf("mdstat.error %s\n", strerror(-n));
-                return;
+        for (unsigned i = 0; i < m.n; i++) {
+                const md_mdstat_entry *e = &m.entries[i];
+                const md_array *a = md_array_set_find(set, e->name);
+                char key[MD_NAME_MAX + 16];
+                md_disk_counts c;
+
+                printf("%s.mdstat.active %s\n", e->name, e->active ? "yes" : "no");
+                printf("%s.mdstat.op %s\n", e->name, mdstat_op_name(e->op));
+                printf("%s.mdstat.done_kib %" PRIu64 "\n", e->name, e->done_kib);
+                printf("%s.mdstat.total_kib %" PRIu64 "\n", e->name, e->total_kib);
+                printf("%s.mdstat.speed %" PRIu64 "\n", e->name, e->speed_kib);
+                md_mdstat_disk_counts(e,
+                                      a && a->raid_disks.kind == MD_V_NUMBER ?
+                                              (int64_t) a->raid_disks.value : -1,
+                                      &c);
+                snprintf(key, sizeof(key), "%s.mdstat.counts", e->name);
+                print_counts(key, &c);
         }
-        if (n > MDSTAT_MAX_ARRAYS)
-                n = MDSTAT_MAX_ARRAYS;
-        for (int i = 0; i < n; i++) {
-                printf("%s.mdstat.active %s\n", e[i].name, e[i].active ? "yes" : "no");
-                printf("%s.mdstat.op %s\n", e[i].name, mdstat_op_name(e[i].op));
-                printf("%s.mdstat.done_kib %" PRIu64 "\n", e[i].name, e[i].done_kib);
-                printf("%s.mdstat.total_kib %" PRIu64 "\n", e[i].name, e[i].total_kib);
-                printf("%s.mdstat.speed %" PRIu64 "\n", e[i].name, e[i].speed_kib);
-        }
+        md_mdstat_free(&m);
 }
 
 int main(int argc, char **argv) {
@@ -167,7 +176,7 @@ int main(int argc, char **argv) {
         printf("arrays %u\n", set.n);
         for (unsigned i = 0; i < set.n; i++)
                 print_array(&set.arrays[i]);
-        print_mdstat(&root);
+        print_mdstat(&root, &set);
         md_array_set_free(&set);
         md_root_close(&root);
         return EXIT_SUCCESS;

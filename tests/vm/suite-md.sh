@@ -9,7 +9,8 @@
 #     bracketed by readings taken just before and just after it;
 #   - progress moves;
 #   - the collectd plugin, loaded by the real collectd, reports the operation
-#     with a progress that moves and agrees with /proc/mdstat.
+#     with a progress that moves and agrees with /proc/mdstat, and the member
+#     counts of the kernel's sysfs (it reads them from /proc/mdstat).
 #
 # raid1 has no reshape in the kernel: growing it from 2 to 3 members is
 # instant and the new member is filled by a recovery, which is what is
@@ -75,6 +76,9 @@ check_model_agrees() {
 	vm_expect "$label: model degraded" "$(md_attr "$md" degraded)" "$(dump_get "$dump" "$md.degraded")"
 	vm_expect "$label: model members" "$(ls -d /sys/block/"$md"/md/dev-* | wc -l)" \
 		"$(grep -c "^$md\.member\." <<<"$dump")"
+	# The plugin counts members from mdstat's flags and map: the same as sysfs.
+	vm_expect "$label: member counts from mdstat and from sysfs" \
+		"$(dump_get "$dump" "$md.counts")" "$(dump_get "$dump" "$md.mdstat.counts")"
 	vm_expect "$label: model sync total" "$(md_sync_total "$md")" "$(dump_get "$dump" "$md.sync_total")"
 	v=$(dump_get "$dump" "$md.sync_done")
 	vm_check "$label: model sync_completed $v within sysfs [$sys_a, $sys_b]" \
@@ -125,6 +129,7 @@ observe() {
 	check_model_agrees "$md" "$action" "$word" "$label"
 
 	collectd_check_moving "$md" "$action" "$start" "$label"
+	collectd_check_disks "$md" "$start" "$label"
 
 	vm_check "$label: finishes" md_wait_idle "$md"
 	kill "$SAMPLER_PID" 2>/dev/null
