@@ -8,9 +8,9 @@
  * Reading all arrays runs every collectd interval and every service poll, so
  * it allocates only when the number of arrays or of members grows: a set is
  * reused across reads and keeps its buffers. A set also keeps the attribute
- * files of its first arrays open between reads (at most 128 descriptors,
- * O_CLOEXEC), as reading an open sysfs attribute again costs a fraction of
- * opening it; md_array_set_free() closes them.
+ * files of its first arrays open between reads (at most MD_SET_FD_BUDGET
+ * descriptors, O_CLOEXEC), as reading an open sysfs attribute again costs a
+ * fraction of opening it; md_array_set_free() closes them.
  *
  * A file that a kernel or a level does not have is reported as absent
  * (MD_V_ABSENT, MD_PROGRESS_ABSENT, ...), not as an error. A file that exists
@@ -24,6 +24,13 @@
 #include "parse.h"
 #include "root.h"
 #include "tunables.h"
+
+/*
+ * Descriptors a set keeps open at most: a quarter of the 1024 that systemd
+ * gives a service by default (collectd shares them with every plugin); each
+ * pins a page of kernel memory for its seq_file buffer, 1 MiB in all.
+ */
+#define MD_SET_FD_BUDGET 256
 
 /* The kernel's DISK_NAME_LEN and BDEVNAME_SIZE are 32. */
 #define MD_NAME_MAX 32

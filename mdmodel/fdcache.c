@@ -8,8 +8,9 @@
  * the start with pread at offset 0: seq_read_iter then restarts and the
  * kernel calls the show method afresh, which is how sysfs documents re-reading
  * an attribute. So the md/ attributes of the first arrays of a set stay open
- * between reads, within a fixed budget of descriptors: collectd runs with 1024
- * and shares them with every plugin, and kernfs pins a page per open file.
+ * between reads, within a fixed budget of descriptors (MD_SET_FD_BUDGET):
+ * collectd runs with 1024 and shares them with every plugin, and kernfs pins
+ * a page per open file.
  *
  * A kept file is used only while it is provably what a fresh open would
  * open: for an attribute directly in md/, the listing shows the same name as
@@ -33,8 +34,8 @@
 
 #include "internal.h"
 
-/* At most this many descriptors held per set: the files of a few arrays. */
-#define MD_FD_BUDGET 128
+/* At most this many descriptors held per set: the files of the first arrays. */
+#define MD_FD_BUDGET MD_SET_FD_BUDGET
 
 /* Files in sub-folders kept per array: size, read-ahead, bitmap, and 3 per member. */
 #define MD_KEPT_PATHS 32
