@@ -99,7 +99,8 @@ static ssize_t read_close(int fd, char *buf, size_t size, bool check_empty) {
         return n;
 }
 
-ssize_t md_root_read(const md_root *r, const char *rel, char *buf, size_t size) {
+/* open_attr, then refuses anything but a regular file; the fd, or negative errno. */
+static int open_regular(const md_root *r, const char *rel, char *buf, size_t size) {
         int fd, k;
 
         if (!buf)
@@ -112,6 +113,14 @@ ssize_t md_root_read(const md_root *r, const char *rel, char *buf, size_t size) 
                 close(fd);
                 return k;
         }
+        return fd;
+}
+
+ssize_t md_root_read(const md_root *r, const char *rel, char *buf, size_t size) {
+        int fd = open_regular(r, rel, buf, size);
+
+        if (fd < 0)
+                return fd;
         return read_close(fd, buf, size, false);
 }
 
@@ -136,15 +145,12 @@ ssize_t md_root_read_listed(const md_root *r, const char *rel, char *buf, size_t
 ssize_t md_root_read_file(const md_root *r, const char *rel, char *buf, size_t size) {
         size_t len = 0;
         ssize_t n;
-        int fd, k;
+        int fd, k = 0;
 
-        if (!buf)
-                return -EINVAL;
-        fd = open_attr(r, rel, size);
+        fd = open_regular(r, rel, buf, size);
         if (fd < 0)
                 return fd;
-        k = check_regular(fd);
-        while (k == 0) {
+        for (;;) {
                 if (len == size - 1) {
                         /* Full: fine only if the file ends exactly here. */
                         char probe;

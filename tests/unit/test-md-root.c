@@ -159,6 +159,34 @@ static void test_read_fifo(void **state) {
         assert_int_equal(md_root_is_dir(&c->root, "sys/block/md0/md/level"), 0);
 }
 
+/* Read to the end, however many reads that takes; only a regular file. */
+static void test_read_file(void **state) {
+        enum { LEN = 10000 };
+        char *text = malloc(LEN + 1), *buf = malloc(2 * LEN);
+        ctx *c = *state;
+
+        assert_non_null(text);
+        assert_non_null(buf);
+        memset(text, 'x', LEN);
+        text[LEN] = '\0';
+        assert_int_equal(md_fixture_write(c->dir, "proc/mdstat", text), 0);
+        assert_int_equal(md_root_read_file(&c->root, "proc/mdstat", buf, 2 * LEN), LEN);
+        assert_memory_equal(buf, text, LEN + 1);
+        /* Exactly full still fits; one byte less room does not. */
+        assert_int_equal(md_root_read_file(&c->root, "proc/mdstat", buf, LEN + 1), LEN);
+        assert_int_equal(md_root_read_file(&c->root, "proc/mdstat", buf, LEN), -EFBIG);
+
+        assert_int_equal(md_root_read_file(&c->root, "missing", buf, LEN), -ENOENT);
+        assert_int_equal(md_fixture_fifo(c->dir, "fifo"), 0);
+        assert_int_equal(md_root_read_file(&c->root, "fifo", buf, LEN), -EINVAL);
+        /* A device that never ends is refused before it is read. */
+        assert_int_equal(md_fixture_symlink(c->dir, "zero", "/dev/zero"), 0);
+        assert_int_equal(md_root_read_file(&c->root, "zero", buf, LEN), -EINVAL);
+        assert_int_equal(md_root_read_file(&c->root, "proc/mdstat", NULL, LEN), -EINVAL);
+        free(text);
+        free(buf);
+}
+
 static void test_bad_arguments(void **state) {
         md_root closed = MD_ROOT_NULL;
         char buf[64];
@@ -247,6 +275,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_open, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_read, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_read_real_snapshot, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_read_size_limit, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_read_refuses, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_read_fifo, setup, teardown),
