@@ -25,7 +25,7 @@ MDRAID_TESTS := $(BUILD)/tests/test-plugin-mdraid
 UNIT_TESTS   += $(MDRAID_TESTS)
 
 $(MDRAID_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/unit/collectd-mock.o \
-		$(MDRAID_OBJ) $(MDMODEL_LIB)
+		$(MD_FIXTURE_OBJ) $(MDRAID_OBJ) $(MDMODEL_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka
 
 # Integration: the real collectd daemon, unprivileged, writing CSV.

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "collectd-mock.h"
+#include "md-fixture.h"
 
 #define FIXTURES "tests/fixtures"
 
@@ -160,21 +161,6 @@ static void tree_mdstat(const char *blocks)
         "md0 : active raid5 " members "\n"                                                    \
         "      3139584 blocks super 1.2 level 5, 512k chunk, algorithm 2 " map "\n"
 
-static void tree_read_text(const char *rel, char *buf, size_t size)
-{
-        char path[PATH_MAX];
-        FILE *f;
-        size_t n;
-
-        tree_path(path, tree, rel);
-        f = fopen(path, "re");
-        assert_non_null(f);
-        n = fread(buf, 1, size - 1, f);
-        assert_true(n < size - 1);
-        buf[n] = '\0';
-        fclose(f);
-}
-
 /* The raid5 of 03-raid5-recovery after its recovery ended: nothing runs. */
 static void tree_make_idle(const char *md)
 {
@@ -268,9 +254,11 @@ static void assert_disks_both(const char *inst, unsigned active, unsigned failed
                               unsigned missing, unsigned rebuilding)
 {
         char saved[8192];
+        ssize_t len;
 
         assert_disks(inst, active, failed, spare, missing, rebuilding);
-        tree_read_text("proc/mdstat", saved, sizeof(saved));
+        len = md_fixture_read(tree, "proc/mdstat", saved, sizeof(saved));
+        assert_true(len > 0 && len < (ssize_t)sizeof(saved) - 1);
         tree_remove("proc/mdstat");
         read_once();
         assert_disks(inst, active, failed, spare, missing, rebuilding);
