@@ -138,6 +138,14 @@ static int parse_entry(const char *uuid, json_object *o, journal_entry *ret) {
         r = parse_tvals(o, "written", e.written);
         if (r < 0)
                 return r;
+        r = parse_tvals(o, "earlier", e.earlier);
+        if (r < 0)
+                return r;
+        r = copy_word(o, "fit", e.fit, sizeof(e.fit), false);
+        if (r < 0)
+                return r;
+        if (e.fit[0] && strcmp(e.fit, JOURNAL_FIT_PENDING) != 0 && strcmp(e.fit, JOURNAL_FIT_DONE) != 0)
+                return -EINVAL;
         *ret = e;
         return 0;
 }
@@ -220,6 +228,16 @@ static json_object *format_entry(const journal_entry *e) {
                 json_object_put(o);
                 return NULL;
         }
+        if (e->fit[0])
+                json_object_object_add(o, "fit", json_object_new_string(e->fit));
+        for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
+                if (e->earlier[t].kind != MD_V_ABSENT) {
+                        if (add_tvals(o, "earlier", e->earlier) < 0) {
+                                json_object_put(o);
+                                return NULL;
+                        }
+                        break;
+                }
         return o;
 }
 

@@ -10,7 +10,14 @@
  *     "boosts": { "7ac7b4d7-...": { "array": "md0", "profile": "fast",
  *                 "since": 1764445000000000, "operation": "recover",
  *                 "originals": { "sync_speed_min": "1000 (system)" },
- *                 "written":   { "sync_speed_min": "50000 (local)" } } } }
+ *                 "written":   { "sync_speed_min": "50000 (local)" },
+ *                 "fit": "pending" } } }
+ *
+ * "fit" follows a `fast` floor that is to be lowered to a share of the
+ * rebuild's speed: "pending" until that is done, "done" after. The floor it
+ * replaced moves to "earlier": a value the boost wrote too, which Restore
+ * still counts as its own (the journal records the new floor before the
+ * kernel gets it, so a crash in between leaves either value behind).
  *
  * "clean" is true only after a normal stop. It is written atomically: a
  * temporary file in the same directory, fsync, rename over the old one, fsync
@@ -25,6 +32,8 @@
 
 #define JOURNAL_FILE "boosts.json"
 #define JOURNAL_WORD_MAX 16
+#define JOURNAL_FIT_PENDING "pending"
+#define JOURNAL_FIT_DONE "done"
 
 typedef struct journal_entry {
         char uuid[37];
@@ -36,6 +45,9 @@ typedef struct journal_entry {
         char operation[JOURNAL_WORD_MAX];
         md_tval originals[_MD_T_ARRAY_MAX]; /* kind MD_V_ABSENT: not saved */
         md_tval written[_MD_T_ARRAY_MAX];   /* read back after our write */
+        md_tval earlier[_MD_T_ARRAY_MAX];   /* replaced by a later write of the same boost */
+        char fit[JOURNAL_WORD_MAX];         /* "", "pending" or "done" */
+        uint64_t fit_start_usec; /* not saved: CLOCK_MONOTONIC time the fit's wait began, 0 before */
         uint64_t retry_usec; /* not saved: no automatic restore before this CLOCK_MONOTONIC time */
 } journal_entry;
 

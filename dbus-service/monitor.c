@@ -132,6 +132,27 @@ void monitor_free(context *c) {
         prop_cache_free(&c->manager_cache);
 }
 
+/*
+ * md's sync_speed is the rebuild's progress over its last ten marks, three
+ * seconds apart (md_do_sync's resync_mark): the number md compares with the
+ * floor. Read fit_after_ms into the operation, by default that whole span,
+ * it is the speed the rebuild reached holding the disks under the boost's
+ * floor, and the floor can be lowered to a share of it.
+ */
+static bool follow_fit(context *c, const md_array *a, journal_entry *e) {
+        uint64_t now = loop_now_usec();
+
+        if (strcmp(e->fit, JOURNAL_FIT_PENDING) != 0 || a->sync_action == MD_SYNC_FROZEN)
+                return false;
+        if (e->fit_start_usec == 0) {
+                e->fit_start_usec = now;
+                return false;
+        }
+        if (now - e->fit_start_usec < c->cfg.profiles.fit_after_ms * 1000u)
+                return false;
+        return service_fit_floor(c, a, e) > 0;
+}
+
 /* Follows one boost: drop it if its array is gone, arm it, or restore it when its operation ended. */
 static bool follow_boost(context *c, const char *uuid) {
         journal_entry *e = journal_find(&c->journal, uuid);
@@ -162,7 +183,9 @@ static bool follow_boost(context *c, const char *uuid) {
                 log_info("%s: %s started; the boost ends with it", a->name, e->operation);
                 return true;
         }
-        if (a->sync_action != MD_SYNC_IDLE || e->retry_usec > loop_now_usec())
+        if (a->sync_action != MD_SYNC_IDLE)
+                return follow_fit(c, a, e);
+        if (e->retry_usec > loop_now_usec())
                 return false;
         snprintf(why, sizeof(why), "after %s ended", e->operation);
         r = service_restore_array(c, a, NULL, why, &res);

@@ -40,7 +40,10 @@ const char *profile_description(profile p) {
 int profile_rule(profile p, const profile_settings *s, md_tunable t, char *buf, size_t size) {
         switch (t) {
         case MD_T_SYNC_SPEED_MIN:
-                if (p == PROFILE_FAST)
+                if (p == PROFILE_FAST && s->fit_percent > 0)
+                        snprintf(buf, size, "at least %" PRIu64 " KiB/s, then lowered to %u %% of the rebuild's "
+                                 "speed under it", s->fast_floor, s->fit_percent);
+                else if (p == PROFILE_FAST)
                         snprintf(buf, size, "at least %" PRIu64 " KiB/s", s->fast_floor);
                 else
                         snprintf(buf, size, "equal to sync_speed_max");
@@ -87,6 +90,27 @@ uint64_t profile_stripe_cache_bytes(const md_array *a) {
         if (!tval_has_number(v))
                 return 0;
         return md_tunable_mem_cost(MD_T_STRIPE_CACHE_SIZE, v->value, profile_cache_members(a));
+}
+
+int profile_fit_floor(const md_tval *speed, unsigned percent, const md_tval *original, const md_tval *written,
+                      uint64_t *ret) {
+        uint64_t floor;
+
+        if (speed->kind != MD_V_NUMBER || speed->value == 0)
+                return -ENODATA;
+        if (!tval_has_number(written))
+                return -ERANGE;
+        floor = speed->value / 100 * percent + speed->value % 100 * percent / 100;
+        /*
+         * Above its floor md yields to every other request on the array, so a
+         * floor at or above what the rebuild reaches changes nothing, and one
+         * at or below the original gives the rebuild nothing the boost was for.
+         */
+        if (floor >= written->value || (tval_has_number(original) && floor <= original->value) ||
+            md_tunable_check(MD_T_SYNC_SPEED_MIN, floor) < 0)
+                return -ERANGE;
+        *ret = floor;
+        return 0;
 }
 
 static void plan_add(plan *p, const md_array *a, md_tunable t, uint64_t value, const char *text) {

@@ -25,11 +25,13 @@ typedef struct profile_settings {
         uint64_t fast_stripe_cache;  /* stripes: fast's stripe_cache_size */
         uint64_t ceiling;            /* KiB/s: sync_speed_max is lifted to at least this */
         unsigned budget_percent;     /* share of MemTotal all stripe caches may pin */
+        unsigned fit_percent;        /* fast's floor is lowered to this share of the boosted speed; 0: never */
+        uint64_t fit_after_ms;       /* how long the boost runs before sync_speed is read for that */
 } profile_settings;
 
 #define PROFILE_SETTINGS_DEFAULT                                                                   \
         ((profile_settings){ .fast_floor = 50000, .fast_stripe_cache = 1024, .ceiling = 200000,    \
-                             .budget_percent = 12 })
+                             .budget_percent = 12, .fit_percent = 80, .fit_after_ms = 30000 })
 
 #define PLAN_TEXT_MAX 32
 
@@ -69,6 +71,16 @@ int profile_rule(profile p, const profile_settings *s, md_tunable t, char *buf, 
  */
 int profile_plan(const plan_input *in, profile p, const boost_options *o, plan *ret, char *errbuf,
                  size_t errlen);
+
+/*
+ * The floor a `fast` boost settles on once the rebuild has run under it:
+ * @percent of @speed, md's sync_speed (KiB/s) read after the boost held for
+ * md's averaging span. 0 with the floor in @ret when that lowers @written
+ * and stays above @original; -ERANGE when it would not (the written floor
+ * is kept); -ENODATA when @speed is no rate.
+ */
+int profile_fit_floor(const md_tval *speed, unsigned percent, const md_tval *original, const md_tval *written,
+                      uint64_t *ret);
 
 /* Bytes @a's current stripe cache pins (0 without one). */
 uint64_t profile_stripe_cache_bytes(const md_array *a);

@@ -5,7 +5,8 @@
  * Restore planning: from a journal entry and the values read now to the
  * writes that put the originals back. Pure: no I/O, no logging.
  *
- * A value that reads as what the boost wrote is restored. A value that reads
+ * A value that reads as what the boost wrote (or wrote earlier, before a fit
+ * replaced it) is restored. A value that reads
  * as the original already needs nothing. Anything else was changed by an
  * administrator after the boost: a conflict, left alone and reported.
  *

@@ -112,7 +112,7 @@ static void entry_start(const md_array *a, const journal_entry *old, profile pr,
         } else {
                 *ret = (journal_entry){ .since_usec = realtime_usec() };
                 for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
-                        ret->originals[t] = ret->written[t] = (md_tval){ .kind = MD_V_ABSENT };
+                        ret->originals[t] = ret->written[t] = ret->earlier[t] = (md_tval){ .kind = MD_V_ABSENT };
                 snprintf(ret->uuid, sizeof(ret->uuid), "%s", a->uuid);
                 snprintf(ret->operation, sizeof(ret->operation), "%s",
                          md_sync_action_to_string(a->sync_action) ?: "idle");
@@ -253,6 +253,24 @@ static int boost_save_originals(context *c, const md_array *a, profile pr, const
         return r;
 }
 
+/*
+ * Whether this boost's floor is fitted later: only a floor `fast` chose
+ * itself. A boost that writes the floor another way ends an earlier fit; one
+ * that leaves the floor alone leaves the fit as it was.
+ */
+static void boost_set_fit(const context *c, profile pr, const boost_options *o, const plan *p, journal_entry *e) {
+        for (unsigned i = 0; i < p->n; i++) {
+                if (p->items[i].tunable != MD_T_SYNC_SPEED_MIN)
+                        continue;
+                if (pr == PROFILE_FAST && !o->set[MD_T_SYNC_SPEED_MIN] && c->cfg.profiles.fit_percent > 0)
+                        snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_PENDING);
+                else
+                        e->fit[0] = 0;
+                e->fit_start_usec = 0;
+                return;
+        }
+}
+
 int service_boost(context *c, const char *spec, const char *profile_name, const boost_options *o,
                   const struct caller *who, op_result *res) {
         journal_entry before, e;
@@ -272,6 +290,7 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         r = boost_save_originals(c, a, pr, &p, &before, &had_before, &e, res);
         if (r < 0)
                 return r;
+        boost_set_fit(c, pr, o, &p, &e);
         r = boost_write(c, a, had_before ? &before : NULL, &e, &p, res);
         if (r < 0) {
                 audit_log(who, "boost-failed", a->name, a->uuid, profile_to_string(pr), NULL, 0);
@@ -281,6 +300,56 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         service_save_journal(c);
         audit_log(who, "boost", a->name, a->uuid, profile_to_string(pr), res->changes, res->n_changes);
         return 0;
+}
+
+int service_fit_floor(context *c, const md_array *a, journal_entry *e) {
+        const md_tunable t = MD_T_SYNC_SPEED_MIN;
+        const journal_entry saved = *e;
+        char text[PLAN_TEXT_MAX], from[64];
+        change ch = { .name = md_tunable_get(t)->name };
+        uint64_t floor;
+        md_tval back;
+        int r;
+
+        r = profile_fit_floor(&a->sync_speed, c->cfg.profiles.fit_percent, &e->originals[t], &e->written[t], &floor);
+        if (r == -ENODATA)
+                return 0; /* no rate yet: try again on the next poll */
+        snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
+        tval_text(&e->written[t], from, sizeof(from));
+        if (r < 0) {
+                log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; %s stays", a->name,
+                         a->sync_speed.value, from);
+                return 1;
+        }
+        if (!journal_tval_equal(&a->tunables[t], &e->written[t])) {
+                log_info("%s: sync_speed_min changed since the boost; it is left as it is", a->name);
+                return 1;
+        }
+        /* The journal learns the new floor before the kernel does (see journal.h). */
+        e->earlier[t] = e->written[t];
+        e->written[t] = (md_tval){ .kind = MD_V_LOCAL, .value = floor };
+        r = service_save_journal(c);
+        if (r < 0) {
+                *e = saved; /* nothing written: try again on the next poll */
+                return r;
+        }
+        snprintf(text, sizeof(text), "%" PRIu64, floor);
+        r = md_tunable_write(&c->root, a->name, t, text, &back);
+        if (r < 0) {
+                log_warning("%s: could not lower sync_speed_min to %s: %s; %s stays", a->name, text, strerror(-r),
+                            from);
+                e->written[t] = e->earlier[t];
+                e->earlier[t] = saved.earlier[t];
+                return 1;
+        }
+        e->written[t] = back;
+        log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; lowering it from %s to %s KiB/s "
+                 "(%u %%), so the array's users get the rest", a->name, a->sync_speed.value, from, text,
+                 c->cfg.profiles.fit_percent);
+        snprintf(ch.old, sizeof(ch.old), "%s", from);
+        snprintf(ch.new_text, sizeof(ch.new_text), "%s", text);
+        audit_log(NULL, "fit", a->name, a->uuid, e->profile, &ch, 1);
+        return 1;
 }
 
 static void describe_conflicts(const md_array *a, const restore_plan *rp, op_result *res) {

@@ -35,6 +35,7 @@ INTEGRATION_TESTS += \
 	tests/integration/service-crash-restart \
 	tests/integration/service-journal-corrupt \
 	tests/integration/service-conflict \
+	tests/integration/service-fit-floor \
 	tests/integration/service-bad-input \
 	tests/integration/service-write-failure \
 	tests/integration/service-clients \

@@ -24,7 +24,7 @@ static journal_entry entry(const char *uuid, const char *array) {
         journal_entry e = { .since_usec = 1764445000123456ull };
 
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
-                e.originals[t] = e.written[t] = (md_tval){ .kind = MD_V_ABSENT };
+                e.originals[t] = e.written[t] = e.earlier[t] = (md_tval){ .kind = MD_V_ABSENT };
         snprintf(e.uuid, sizeof(e.uuid), "%s", uuid);
         snprintf(e.array, sizeof(e.array), "%s", array);
         snprintf(e.profile, sizeof(e.profile), "fast");
@@ -43,10 +43,12 @@ static void assert_entry_equal(const journal_entry *a, const journal_entry *b) {
         assert_string_equal(a->array, b->array);
         assert_string_equal(a->profile, b->profile);
         assert_string_equal(a->operation, b->operation);
+        assert_string_equal(a->fit, b->fit);
         assert_int_equal(a->since_usec, b->since_usec);
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++) {
                 assert_true(journal_tval_equal(&a->originals[t], &b->originals[t]));
                 assert_true(journal_tval_equal(&a->written[t], &b->written[t]));
+                assert_true(journal_tval_equal(&a->earlier[t], &b->earlier[t]));
         }
 }
 
@@ -56,6 +58,11 @@ static void test_round_trip(void **state) {
         char *text;
 
         (void)state;
+        /* md127's floor was fitted: the value it replaced is kept as the boost's too. */
+        snprintf(e2.fit, sizeof(e2.fit), JOURNAL_FIT_DONE);
+        e2.earlier[MD_T_SYNC_SPEED_MIN] = e2.written[MD_T_SYNC_SPEED_MIN];
+        e2.written[MD_T_SYNC_SPEED_MIN] = (md_tval){ .kind = MD_V_LOCAL, .value = 5652 };
+        snprintf(e1.fit, sizeof(e1.fit), JOURNAL_FIT_PENDING);
         assert_int_equal(journal_put(&j, &e1), 0);
         assert_int_equal(journal_put(&j, &e2), 0);
         text = journal_format(&j);
@@ -64,6 +71,8 @@ static void test_round_trip(void **state) {
         assert_non_null(strstr(text, "\"1000 (system)\""));
         assert_non_null(strstr(text, "\"5000 (local)\""));
         assert_non_null(strstr(text, "\"8192\""));
+        assert_non_null(strstr(text, "\"pending\""));
+        assert_non_null(strstr(text, "\"earlier\""));
         assert_int_equal(journal_parse(text, &back), 0);
         free(text);
         assert_int_equal(back.n, 2);
@@ -109,6 +118,10 @@ static void test_parse_refuses(void **state) {
                 "\"profile\":\"fast\",\"operation\":\"idle\",\"since\":1,\"originals\":{\"rm -rf\":\"1\"}}}}",
                 "{\"version\":1,\"clean\":true,\"boosts\":{\"" UUID1 "\":{\"array\":\"md0\","
                 "\"profile\":\"fast\",\"operation\":\"idle\",\"since\":-5}}}",
+                "{\"version\":1,\"clean\":true,\"boosts\":{\"" UUID1 "\":{\"array\":\"md0\","
+                "\"profile\":\"fast\",\"operation\":\"idle\",\"since\":1,\"fit\":\"soon\"}}}",
+                "{\"version\":1,\"clean\":true,\"boosts\":{\"" UUID1 "\":{\"array\":\"md0\","
+                "\"profile\":\"fast\",\"operation\":\"idle\",\"since\":1,\"earlier\":[]}}}",
         };
         journal j = { .n = 42 };
 

@@ -22,7 +22,7 @@ static journal_entry boosted(void) {
         journal_entry e = { .uuid = "7ac7b4d7-c925-6f89-525e-4caecab28aec", .array = "md0", .profile = "fast" };
 
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
-                e.originals[t] = e.written[t] = absent;
+                e.originals[t] = e.written[t] = e.earlier[t] = absent;
         e.originals[MD_T_SYNC_SPEED_MIN] = tv(MD_V_SYSTEM, 1000);
         e.written[MD_T_SYNC_SPEED_MIN] = tv(MD_V_LOCAL, 50000);
         e.originals[MD_T_SYNC_SPEED_MAX] = tv(MD_V_LOCAL, 5000);
@@ -150,6 +150,36 @@ static void test_admin_change_is_a_conflict(void **state) {
         }
 }
 
+/*
+ * A fitted floor: the journal holds the new floor before the kernel does, so
+ * after a crash the floor may read as either. Both are the boost's own.
+ */
+static void test_fitted_floor_is_the_boosts(void **state) {
+        journal_entry e = boosted();
+        md_tval now[_MD_T_ARRAY_MAX];
+        restore_plan p;
+
+        (void)state;
+        e.earlier[MD_T_SYNC_SPEED_MIN] = e.written[MD_T_SYNC_SPEED_MIN];
+        e.written[MD_T_SYNC_SPEED_MIN] = tv(MD_V_LOCAL, 5652);
+        as_boosted(&e, now);
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
+        assert_int_equal(p.n_conflicts, 0);
+        assert_non_null(write_of(&p, MD_T_SYNC_SPEED_MIN));
+        assert_string_equal(write_of(&p, MD_T_SYNC_SPEED_MIN)->text, "system");
+
+        now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_LOCAL, 50000); /* the write never reached the kernel */
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
+        assert_int_equal(p.n_conflicts, 0);
+        assert_string_equal(write_of(&p, MD_T_SYNC_SPEED_MIN)->text, "system");
+
+        now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_LOCAL, 20000); /* neither: an administrator's */
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
+        assert_int_equal(p.n_conflicts, 1);
+        assert_null(write_of(&p, MD_T_SYNC_SPEED_MIN));
+        assert_int_equal(p.conflicts[0].written.value, 5652);
+}
+
 static void test_already_back_or_gone(void **state) {
         journal_entry e = boosted();
         md_tval now[_MD_T_ARRAY_MAX];
@@ -184,6 +214,7 @@ int main(void) {
                 cmocka_unit_test(test_max_restored),
                 cmocka_unit_test(test_sync_max_forgotten_once_idle),
                 cmocka_unit_test(test_admin_change_is_a_conflict),
+                cmocka_unit_test(test_fitted_floor_is_the_boosts),
                 cmocka_unit_test(test_already_back_or_gone),
                 cmocka_unit_test(test_damaged_original),
         };
