@@ -9,7 +9,9 @@
 #   - Boost of a recovering raid5 shows in the kernel's own files, and the
 #     rebuild runs faster than the ceiling it had;
 #   - Restore brings back every original byte for byte;
-#   - a boost restores by itself when the recovery completes;
+#   - fast lowers its floor to 80 % of md's sync_speed under it (after 10 s
+#     here, fast_floor_fit_after_ms), and the boost still restores by itself,
+#     byte for byte, when the recovery completes;
 #   - kill -9 after a boost, then a restart, restores;
 #   - the kernel's refusals come back as the documented D-Bus errors with
 #     nothing left half-applied: out-of-range values (InvalidArgument), a
@@ -86,9 +88,13 @@ mdadm --create /dev/md0 --run --quiet --level=raid5 --raid-devices=4 --chunk=64 
 mdadm --create /dev/md1 --run --quiet --level=raid1 --raid-devices=2 \
 	--metadata=1.2 --bitmap=none --assume-clean $(vm_disks 4 2) || { echo "mdadm --create md1 failed"; exit 1; }
 
+# The fit's wait shortened from md's 30 s so it falls inside the recovery.
+conf=$MDB_TMP/mdboostd.conf
+echo "fast_floor_fit_after_ms = 10000" >"$conf"
+
 mdb_start_bus
 mdb_start_polkit
-mdb_start_service
+mdb_start_service --config "$conf"
 
 # ---- Boost and Restore of a recovering raid5 -------------------------------
 
@@ -125,6 +131,14 @@ mdb_check "the recovery goes on after Restore" [ "$(md_attr md0 sync_action)" = 
 
 mdb_call root Boost 'ssa{sv}' md0 fast 0
 mdb_expect_ok "Boost fast again"
+# "N (local)" below the floor the boost wrote.
+fitted() { local v; v=$(md_attr md0 sync_speed_min); [[ $v == *" (local)" ]] && [ "${v%% *}" -lt "$floor" ]; }
+vm_wait_for 30 fitted
+fitted_floor=$(md_attr md0 sync_speed_min)
+mdb_check "the service lowers the floor from $floor to 80 % of md's sync_speed: '$fitted_floor'" fitted
+mdb_check "its log gives the rate it read and the floor it wrote" \
+	grep -q "md0: the rebuild ran at [0-9]* KiB/s under the floor; lowering it from $floor (local) to ${fitted_floor%% *} KiB/s" \
+	"$MDB_TMP/service.log"
 mdb_check "the boosted recovery completes" vm_wait_for 180 md_idle md0
 mdb_check "the service restores by itself when the recovery completes" vm_wait_for 30 same_as md0 before
 mdb_check "md0 is no longer boosted after the recovery" vm_wait_for 10 not_boosted md0
@@ -139,7 +153,7 @@ snap md0 boosted
 mdb_check "Boost max changed the kernel's files" eval '! same_as md0 before'
 mdb_stop_service KILL
 mdb_check "kill -9 leaves the boost in the kernel" same_as md0 boosted
-mdb_start_service
+mdb_start_service --config "$conf"
 mdb_check "the restarted service restores md0 byte for byte" vm_wait_for 60 same_as md0 before
 mdb_check "md0 is not boosted after the restart" vm_wait_for 10 not_boosted md0
 md_wait_idle md0 180
