@@ -134,10 +134,11 @@ void monitor_free(context *c) {
 
 /*
  * md's sync_speed is the rebuild's progress over its last ten marks, three
- * seconds apart (md_do_sync's resync_mark): the number md compares with the
- * floor. Read fit_after_ms into the operation, by default that whole span,
- * it is the speed the rebuild reached holding the disks under the boost's
- * floor, and the floor can be lowered to a share of it.
+ * seconds apart (md_do_sync's resync_mark), and the number md compares with
+ * the floor. Read once the boost has held for that span (fit_after_ms, 30 s
+ * by default), it is the speed the rebuild reaches under the boost's floor
+ * with the array's load of the moment; the floor is then lowered to a share
+ * of it.
  */
 static bool follow_fit(context *c, const md_array *a, journal_entry *e) {
         uint64_t now = loop_now_usec();
@@ -150,7 +151,7 @@ static bool follow_fit(context *c, const md_array *a, journal_entry *e) {
         }
         if (now - e->fit_start_usec < c->cfg.profiles.fit_after_ms * 1000u)
                 return false;
-        return service_fit_floor(c, a, e) > 0;
+        return service_fit_floor(c, a, e);
 }
 
 /* Follows one boost: drop it if its array is gone, arm it, or restore it when its operation ended. */

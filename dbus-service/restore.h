@@ -6,9 +6,9 @@
  * writes that put the originals back. Pure: no I/O, no logging.
  *
  * A value that reads as what the boost wrote (or wrote earlier, before a fit
- * replaced it) is restored. A value that reads
- * as the original already needs nothing. Anything else was changed by an
- * administrator after the boost: a conflict, left alone and reported.
+ * replaced it) is restored. A value that reads as the original already needs
+ * nothing. Anything else was changed by an administrator after the boost: a
+ * conflict, left alone and reported.
  *
  * Once the operation the boost followed is over, a tunable the kernel
  * forgets when an operation completes (a sync_max sector number) is not

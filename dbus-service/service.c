@@ -302,7 +302,7 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         return 0;
 }
 
-int service_fit_floor(context *c, const md_array *a, journal_entry *e) {
+bool service_fit_floor(context *c, const md_array *a, journal_entry *e) {
         const md_tunable t = MD_T_SYNC_SPEED_MIN;
         const journal_entry saved = *e;
         char text[PLAN_TEXT_MAX], from[64];
@@ -313,25 +313,29 @@ int service_fit_floor(context *c, const md_array *a, journal_entry *e) {
 
         r = profile_fit_floor(&a->sync_speed, c->cfg.profiles.fit_percent, &e->originals[t], &e->written[t], &floor);
         if (r == -ENODATA)
-                return 0; /* no rate yet: try again on the next poll */
+                return false; /* no rate yet: try again on the next poll */
         snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
         tval_text(&e->written[t], from, sizeof(from));
         if (r < 0) {
                 log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; %s stays", a->name,
                          a->sync_speed.value, from);
-                return 1;
+                return true;
         }
         if (!journal_tval_equal(&a->tunables[t], &e->written[t])) {
                 log_info("%s: sync_speed_min changed since the boost; it is left as it is", a->name);
-                return 1;
+                return true;
         }
         /* The journal learns the new floor before the kernel does (see journal.h). */
         e->earlier[t] = e->written[t];
         e->written[t] = (md_tval){ .kind = MD_V_LOCAL, .value = floor };
         r = service_save_journal(c);
         if (r < 0) {
-                *e = saved; /* nothing written: try again on the next poll */
-                return r;
+                /* Nothing written; a floor the journal does not know would look like an admin's. */
+                *e = saved;
+                snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
+                log_warning("%s: the floor stays %s, since the journal could not record a lower one", a->name,
+                            from);
+                return true;
         }
         snprintf(text, sizeof(text), "%" PRIu64, floor);
         r = md_tunable_write(&c->root, a->name, t, text, &back);
@@ -340,7 +344,7 @@ int service_fit_floor(context *c, const md_array *a, journal_entry *e) {
                             from);
                 e->written[t] = e->earlier[t];
                 e->earlier[t] = saved.earlier[t];
-                return 1;
+                return true;
         }
         e->written[t] = back;
         log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; lowering it from %s to %s KiB/s "
@@ -349,7 +353,7 @@ int service_fit_floor(context *c, const md_array *a, journal_entry *e) {
         snprintf(ch.old, sizeof(ch.old), "%s", from);
         snprintf(ch.new_text, sizeof(ch.new_text), "%s", text);
         audit_log(NULL, "fit", a->name, a->uuid, e->profile, &ch, 1);
-        return 1;
+        return true;
 }
 
 static void describe_conflicts(const md_array *a, const restore_plan *rp, op_result *res) {

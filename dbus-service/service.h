@@ -44,12 +44,12 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
 
 /*
  * Lowers the floor of @a's `fast` boost (@e, in c->journal) to its share of
- * md's sync_speed, once the boost has held long enough. Marks the fit done,
- * whatever it decides, unless there is no rate yet (0). 1 when @e changed
- * and the journal needs saving, a negative errno when it could not be saved
- * before the write (nothing was written; the fit stays pending).
+ * md's sync_speed, once the boost has held long enough. Marks the fit done
+ * whatever it decides, and returns 1: @e changed and the journal needs
+ * saving. 0 when there is no rate yet (nothing changed; try again later).
+ * The new floor is written only after the journal has recorded it.
  */
-int service_fit_floor(context *c, const md_array *a, journal_entry *e);
+bool service_fit_floor(context *c, const md_array *a, journal_entry *e);
 
 /* Saves the journal, logging a failure. */
 int service_save_journal(context *c);
