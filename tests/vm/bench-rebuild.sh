@@ -13,7 +13,7 @@
 # (MB here and in the report is 2^20 bytes, as fio and /proc/mdstat's KiB give it)
 #
 # Each run: a fresh recovery of the last member, the recipe applied, then
-# SECONDS (default 60) of measurement, 3 s later; for fast, 64 s later: the
+# SECONDS (default 120) of measurement, 3 s later; for fast, 64 s later: the
 # service lowers fast's floor once the boost has held for md's 30 s average
 # (fast_floor_fit_after_ms), and md's average then takes 30 s more to settle
 # on the new floor. The reader runs from the boost on, so the rate the
@@ -26,7 +26,7 @@ set -u
 MDB_SERVICE_BIN=${MDB_SERVICE_BIN:-$VM_BUILD/mdboostd}
 . "$(dirname "$0")/../integration/service-lib.sh"
 
-window=${1:-60}
+window=${1:-120}
 md=md0
 
 mdb_init
