@@ -17,9 +17,10 @@
 # service lowers fast's floor once the boost has held for md's 30 s average
 # (fast_floor_fit_after_ms), and md's average then takes 30 s more to settle
 # on the new floor. The reader runs from the boost on, so the rate the
-# service measures is the one under the reader's load. The rebuild rate is the live position
-# of /proc/mdstat (not the checkpointed sync_completed) over the window; the
-# reader's rate is fio's. Every recipe is undone before the next run.
+# service measures is the one under the reader's load. The rebuild rate is
+# the live position of /proc/mdstat (not the checkpointed sync_completed)
+# over the window; the reader's rate is fio's. Every recipe is undone before
+# the next run.
 set -u
 
 . "$(dirname "$0")/lib.sh"
