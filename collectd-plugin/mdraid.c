@@ -87,6 +87,7 @@ static const char *const mdraid_attr_files[MD_ATTR_TUNABLES] = {
         [MD_ATTR_MISMATCH_CNT] = "md/mismatch_cnt",
         [MD_ATTR_RESHAPE_POSITION] = "md/reshape_position",
         [MD_ATTR_BITMAP] = "md/bitmap/location",
+        [MD_ATTR_IO] = "stat",
         [MD_ATTR_MEMBERS] = "md/dev-*",
 };
 

@@ -183,6 +183,22 @@ static void read_progress(const array_dirs *d, md_array *a) {
         }
 }
 
+static void read_io(const array_dirs *d, md_array *a) {
+        char buf[MD_ATTR_MAX];
+        ssize_t n;
+
+        a->io_sectors = (md_tval){ .kind = MD_V_ABSENT };
+        n = wanted(d, MD_ATTR_IO) ? read_attr(d, "stat", buf, sizeof(buf)) : -ENOENT;
+        if (n == -ENOENT)
+                return;
+        if (n < 0 || md_parse_block_stat(buf, (size_t) n, &a->io_sectors.value) < 0) {
+                a->bad |= BIT(MD_ATTR_IO);
+                a->io_sectors = (md_tval){ .kind = MD_V_UNKNOWN };
+                return;
+        }
+        a->io_sectors.kind = MD_V_NUMBER;
+}
+
 static void read_operation(const array_dirs *d, md_array *a) {
         a->sync_action = read_action(d, "md/sync_action", a, MD_ATTR_SYNC_ACTION);
         a->last_sync_action = read_action(d, "md/last_sync_action", a, MD_ATTR_LAST_SYNC_ACTION);
@@ -190,6 +206,7 @@ static void read_operation(const array_dirs *d, md_array *a) {
         a->sync_speed = read_tval(d, "md/sync_speed", a, MD_ATTR_SYNC_SPEED);
         a->mismatch_cnt = read_tval(d, "md/mismatch_cnt", a, MD_ATTR_MISMATCH_CNT);
         a->reshape_position = read_tval(d, "md/reshape_position", a, MD_ATTR_RESHAPE_POSITION);
+        read_io(d, a);
 }
 
 static void read_geometry(const array_dirs *d, md_array *a) {

@@ -52,6 +52,7 @@ typedef enum md_attr {
         MD_ATTR_MISMATCH_CNT,
         MD_ATTR_RESHAPE_POSITION,
         MD_ATTR_BITMAP,   /* never unreadable: a bit only so that it can be left unread */
+        MD_ATTR_IO,       /* sys/block/<name>/stat */
         MD_ATTR_MEMBERS,  /* a member folder or its state/slot was unreadable */
         MD_ATTR_TUNABLES, /* first of _MD_T_ARRAY_MAX bits, one per array tunable */
         _MD_ATTR_MAX = MD_ATTR_TUNABLES + _MD_T_ARRAY_MAX,
@@ -102,6 +103,7 @@ typedef struct md_array {
         md_progress progress;
         md_tval sync_speed;              /* KiB/s or NONE */
         md_tval mismatch_cnt;
+        md_tval io_sectors;              /* sectors the array's users read and wrote since it started */
         md_tval tunables[_MD_T_ARRAY_MAX];
 
         uint64_t bad; /* 1 << md_attr for each present but unreadable attribute */

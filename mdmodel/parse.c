@@ -379,6 +379,43 @@ int md_parse_uuid(const char *buf, size_t len, char ret[static 37]) {
         return 0;
 }
 
+/*
+ * sys/block/<dev>/stat is one line of unsigned counters padded with spaces
+ * (Documentation/block/stat.rst): 11 on old kernels, 15 with discards, 17
+ * with flushes. Fields 3 and 7 are the sectors read and written since the
+ * device appeared; for an md device they count its users' requests only, as
+ * a rebuild reads and writes the members directly.
+ */
+int md_parse_block_stat(const char *buf, size_t len, uint64_t *ret_sectors) {
+        uint64_t field[7], sum;
+        size_t i = 0;
+        unsigned n = 0;
+
+        if (!buf || !ret_sectors)
+                return -EINVAL;
+        len = strip_newline(buf, len);
+        while (n < 7) {
+                size_t start;
+
+                while (i < len && buf[i] == ' ')
+                        i++;
+                start = i;
+                while (i < len && buf[i] != ' ')
+                        i++;
+                if (i == start || md_parse_u64(buf + start, i - start, &field[n]) < 0)
+                        return -EINVAL;
+                n++;
+        }
+        for (; i < len; i++)
+                if (buf[i] != ' ' && (buf[i] < '0' || buf[i] > '9'))
+                        return -EINVAL;
+        sum = field[2] + field[6];
+        if (sum < field[2])
+                return -ERANGE;
+        *ret_sectors = sum;
+        return 0;
+}
+
 const char *md_level_to_string(md_level l) {
         if (l < 0 || l >= _MD_LEVEL_MAX)
                 return NULL;

@@ -146,6 +146,12 @@ int md_parse_progress(const char *buf, size_t len, md_progress *ret);
 /* 36-char uuid "7ac7b4d7-c925-6f89-525e-4caecab28aec"; copies it into ret (>= 37 bytes). */
 int md_parse_uuid(const char *buf, size_t len, char ret[static 37]);
 
+/*
+ * sys/block/<dev>/stat: the sectors read plus written. At least 7 counters;
+ * -EINVAL otherwise, -ERANGE when the sum overflows.
+ */
+int md_parse_block_stat(const char *buf, size_t len, uint64_t *ret_sectors);
+
 /* Names for enums, stable: they are the kernel's own words. NULL for out-of-range. */
 const char *md_level_to_string(md_level l);
 const char *md_array_state_to_string(md_array_state s);

@@ -567,6 +567,30 @@ static void test_bitmap_presence(void **state) {
         assert_int_equal(read_one(c, "md0")->bad, 0);
 }
 
+static void test_users_io(void **state) {
+        ctx *c = *state;
+        const md_array *a;
+
+        raid1(c, "md0");
+        assert_int_equal(read_one(c, "md0")->io_sectors.kind, MD_V_ABSENT);
+        put(c, "md0", "stat", "      40        0     2048        8        3        0       24        1        0        "
+                              "9        9        0        0        0        0        0        0\n");
+        a = read_one(c, "md0");
+        assert_int_equal(a->io_sectors.kind, MD_V_NUMBER);
+        assert_int_equal(a->io_sectors.value, 2048 + 24);
+        assert_int_equal(a->bad, 0);
+
+        put(c, "md0", "stat", "40 0 2048\n");
+        a = read_one(c, "md0");
+        assert_int_equal(a->io_sectors.kind, MD_V_UNKNOWN);
+        assert_int_equal(a->bad, MD_ATTR_BIT(MD_ATTR_IO));
+
+        /* Left out when not asked for. */
+        assert_int_equal(md_read_arrays_of(&c->root, &c->set, MD_ATTR_BIT(MD_ATTR_SYNC_ACTION)), 0);
+        assert_int_equal(c->set.arrays[0].io_sectors.kind, MD_V_ABSENT);
+        assert_int_equal(c->set.arrays[0].bad, 0);
+}
+
 static void test_local_and_max(void **state) {
         ctx *c = *state;
         const md_array *a;
@@ -939,6 +963,7 @@ int main(void) {
                 T(test_journal_member, setup_empty),
                 T(test_bitmap_presence, setup_empty),
                 T(test_local_and_max, setup_empty),
+                T(test_users_io, setup_empty),
                 T(test_hostile_files, setup_empty),
                 T(test_read_only_asked, setup_empty),
                 T(test_member_without_state, setup_empty),

@@ -310,6 +310,30 @@ static void test_uuid(void **state) {
         assert_string_equal(u, "sentinel");
 }
 
+static void test_block_stat(void **state) {
+        uint64_t v = 7;
+
+        (void) state;
+        /* 6.1's 17 counters, as an md device prints them: reads, then writes, ... */
+        assert_int_equal(md_parse_block_stat(S("    1402        0   358912     1880       12        0       96"
+                                               "       40        0     1788     1920        0        0        0"
+                                               "        0        0        0\n"), &v), 0);
+        assert_int_equal(v, 358912 + 96);
+        /* 4.x's 11 counters. */
+        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 16 0 0 0 0"), &v), 0);
+        assert_int_equal(v, 24);
+        assert_int_equal(md_parse_block_stat(S("0 0 0 0 0 0 0"), &v), 0);
+        assert_int_equal(v, 0);
+
+        v = 7;
+        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0\n"), &v), -EINVAL);
+        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 x"), &v), -EINVAL);
+        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 16 -1"), &v), -EINVAL);
+        assert_int_equal(md_parse_block_stat(S(""), &v), -EINVAL);
+        assert_int_equal(md_parse_block_stat(S("0 0 18446744073709551615 0 0 0 1"), &v), -ERANGE);
+        assert_int_equal(v, 7);
+}
+
 static void test_tval_format(void **state) {
         char buf[64];
 
@@ -354,6 +378,7 @@ int main(void) {
                 cmocka_unit_test(test_newold),       cmocka_unit_test(test_newold_rejects),
                 cmocka_unit_test(test_progress),     cmocka_unit_test(test_progress_rejects),
                 cmocka_unit_test(test_uuid),         cmocka_unit_test(test_tval_format),
+                cmocka_unit_test(test_block_stat),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
