@@ -22,6 +22,8 @@ static const config_key config_keys[] = {
         { "fast_stripe_cache_size", offsetof(config, profiles.fast_stripe_cache), 0, 17, 32768 },
         { "fast_floor_fit_percent", offsetof(config, profiles.fit_percent), 1, 0, 100 },
         { "fast_floor_fit_after_ms", offsetof(config, profiles.fit_after_ms), 0, 1000, 3600000 },
+        { "fast_ceiling_hold", offsetof(config, profiles.hold_ceiling), 1, 0, 1 },
+        { "fast_ceiling_quiet_ms", offsetof(config, profiles.quiet_ms), 0, 1000, 3600000 },
         { "sync_speed_max_floor", offsetof(config, profiles.ceiling), 0, 1, 2000000000 },
         { "memory_budget_percent", offsetof(config, profiles.budget_percent), 1, 0, 90 },
         { "poll_active_ms", offsetof(config, poll_active_ms), 0, 100, 60000 },

@@ -144,7 +144,8 @@ static int parse_entry(const char *uuid, json_object *o, journal_entry *ret) {
         r = copy_word(o, "fit", e.fit, sizeof(e.fit), false);
         if (r < 0)
                 return r;
-        if (e.fit[0] && strcmp(e.fit, JOURNAL_FIT_PENDING) != 0 && strcmp(e.fit, JOURNAL_FIT_DONE) != 0)
+        if (e.fit[0] && strcmp(e.fit, JOURNAL_FIT_PENDING) != 0 && strcmp(e.fit, JOURNAL_FIT_DONE) != 0 &&
+            strcmp(e.fit, JOURNAL_FIT_FREE) != 0 && strcmp(e.fit, JOURNAL_FIT_HELD) != 0)
                 return -EINVAL;
         *ret = e;
         return 0;

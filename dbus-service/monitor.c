@@ -154,6 +154,36 @@ static bool follow_fit(context *c, const md_array *a, journal_entry *e) {
         return service_fit_floor(c, a, e);
 }
 
+/*
+ * Above its floor md yields to other I/O only while it sees some on the
+ * members (is_mddev_idle), and only by waiting for its own requests in
+ * flight; it sleeps only when its speed is over sync_speed_max. So while the
+ * array's users read or write, the ceiling comes down to the fitted floor
+ * and the rebuild keeps exactly that; once they have been quiet for
+ * quiet_ms, the ceiling lifts and the rebuild takes the idle disks.
+ * Users are what the md device itself counts (sys/block/<md>/stat): the
+ * rebuild reads and writes the members, never the md device.
+ */
+#define USERS_BUSY_KIBS 1024 /* less than this is housekeeping, not users to make room for */
+
+static bool follow_users(context *c, const md_array *a, journal_entry *e) {
+        uint64_t now = loop_now_usec();
+
+        if (a->sync_action == MD_SYNC_FROZEN)
+                return false;
+        if (a->io_sectors.kind != MD_V_NUMBER) {
+                e->io_usec = 0; /* unknown: the users count as quiet */
+        } else {
+                if (e->io_usec != 0 && now > e->io_usec && a->io_sectors.value >= e->io_sectors &&
+                    (a->io_sectors.value - e->io_sectors) / 2 * 1000000 / (now - e->io_usec) >= USERS_BUSY_KIBS)
+                        e->users_usec = now;
+                e->io_sectors = a->io_sectors.value;
+                e->io_usec = now;
+        }
+        return service_hold_ceiling(c, a, e,
+                                    e->users_usec != 0 && now - e->users_usec < c->cfg.profiles.quiet_ms * 1000u);
+}
+
 /* Follows one boost: drop it if its array is gone, arm it, or restore it when its operation ended. */
 static bool follow_boost(context *c, const char *uuid) {
         journal_entry *e = journal_find(&c->journal, uuid);
@@ -184,6 +214,9 @@ static bool follow_boost(context *c, const char *uuid) {
                 log_info("%s: %s started; the boost ends with it", a->name, e->operation);
                 return true;
         }
+        if (a->sync_action != MD_SYNC_IDLE && (strcmp(e->fit, JOURNAL_FIT_FREE) == 0 ||
+                                               strcmp(e->fit, JOURNAL_FIT_HELD) == 0))
+                return follow_users(c, a, e);
         if (a->sync_action != MD_SYNC_IDLE)
                 return follow_fit(c, a, e);
         if (e->retry_usec > loop_now_usec())

@@ -49,7 +49,10 @@ int profile_rule(profile p, const profile_settings *s, md_tunable t, char *buf, 
                         snprintf(buf, size, "equal to sync_speed_max");
                 return 0;
         case MD_T_SYNC_SPEED_MAX:
-                if (p == PROFILE_FAST)
+                if (p == PROFILE_FAST && s->fit_percent > 0 && s->hold_ceiling)
+                        snprintf(buf, size, "at least %" PRIu64 " KiB/s when below the floor; down to the "
+                                 "lowered floor while the array's users are busy", s->ceiling);
+                else if (p == PROFILE_FAST)
                         snprintf(buf, size, "at least %" PRIu64 " KiB/s when below the floor", s->ceiling);
                 else
                         snprintf(buf, size, "at least %" PRIu64 " KiB/s", s->ceiling);

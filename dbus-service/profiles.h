@@ -27,11 +27,14 @@ typedef struct profile_settings {
         unsigned budget_percent;     /* share of MemTotal all stripe caches may pin */
         unsigned fit_percent;        /* fast's floor is lowered to this share of the boosted speed; 0: never */
         uint64_t fit_after_ms;       /* how long the boost runs before sync_speed is read for that */
+        unsigned hold_ceiling;       /* 1: fast's ceiling comes down to its fitted floor while the array has users */
+        uint64_t quiet_ms;           /* how long the users must be quiet before that ceiling lifts */
 } profile_settings;
 
 #define PROFILE_SETTINGS_DEFAULT                                                                   \
         ((profile_settings){ .fast_floor = 50000, .fast_stripe_cache = 1024, .ceiling = 200000,    \
-                             .budget_percent = 12, .fit_percent = 80, .fit_after_ms = 30000 })
+                             .budget_percent = 12, .fit_percent = 80, .fit_after_ms = 30000,    \
+                             .hold_ceiling = 1, .quiet_ms = 30000 })
 
 #define PLAN_TEXT_MAX 32
 

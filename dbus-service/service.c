@@ -328,6 +328,7 @@ bool service_fit_floor(context *c, const md_array *a, journal_entry *e) {
         /* The journal learns the new floor before the kernel does (see journal.h). */
         e->earlier[t] = e->written[t];
         e->written[t] = (md_tval){ .kind = MD_V_LOCAL, .value = floor };
+        snprintf(e->fit, sizeof(e->fit), "%s", c->cfg.profiles.hold_ceiling ? JOURNAL_FIT_FREE : JOURNAL_FIT_DONE);
         r = service_save_journal(c);
         if (r < 0) {
                 /* Nothing written; a floor the journal does not know would look like an admin's. */
@@ -344,6 +345,7 @@ bool service_fit_floor(context *c, const md_array *a, journal_entry *e) {
                             from);
                 e->written[t] = e->earlier[t];
                 e->earlier[t] = saved.earlier[t];
+                snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
                 return true;
         }
         e->written[t] = back;
@@ -353,6 +355,81 @@ bool service_fit_floor(context *c, const md_array *a, journal_entry *e) {
         snprintf(ch.old, sizeof(ch.old), "%s", from);
         snprintf(ch.new_text, sizeof(ch.new_text), "%s", text);
         audit_log(NULL, "fit", a->name, a->uuid, e->profile, &ch, 1);
+        return true;
+}
+
+/*
+ * The ceiling the boost keeps while the array's users are quiet: the one it
+ * replaced when it held, else the one in the journal, else the kernel's.
+ */
+static md_tval free_ceiling(const md_array *a, const journal_entry *e) {
+        const md_tunable t = MD_T_SYNC_SPEED_MAX;
+
+        if (strcmp(e->fit, JOURNAL_FIT_HELD) == 0)
+                return e->earlier[t];
+        if (e->written[t].kind != MD_V_ABSENT)
+                return e->written[t];
+        return a->tunables[t];
+}
+
+/* The floor is the fitted one and the ceiling one the boost wrote or left, above the floor. */
+static bool hold_allowed(const md_array *a, const journal_entry *e, const md_tval *high) {
+        const md_tval *min = &e->written[MD_T_SYNC_SPEED_MIN], *now = &a->tunables[MD_T_SYNC_SPEED_MAX];
+        const md_tval *wrote = &e->written[MD_T_SYNC_SPEED_MAX], *before = &e->earlier[MD_T_SYNC_SPEED_MAX];
+
+        if (!journal_tval_equal(&a->tunables[MD_T_SYNC_SPEED_MIN], min))
+                return false;
+        if (wrote->kind != MD_V_ABSENT && !journal_tval_equal(now, wrote) && !journal_tval_equal(now, before))
+                return false;
+        return (high->kind == MD_V_SYSTEM || high->kind == MD_V_LOCAL) && high->value > min->value;
+}
+
+bool service_hold_ceiling(context *c, const md_array *a, journal_entry *e, bool hold) {
+        const md_tunable t = MD_T_SYNC_SPEED_MAX;
+        const journal_entry saved = *e;
+        const md_tval high = free_ceiling(a, e), floor = e->written[MD_T_SYNC_SPEED_MIN];
+        change ch = { .name = md_tunable_get(t)->name };
+        md_tval back;
+        int r;
+
+        if (hold == (strcmp(e->fit, JOURNAL_FIT_HELD) == 0))
+                return false;
+        if (!hold_allowed(a, e, &high)) {
+                snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
+                log_info("%s: sync_speed_min or sync_speed_max changed since the boost; the ceiling is left as "
+                         "it is", a->name);
+                return true;
+        }
+        if (e->originals[t].kind == MD_V_ABSENT)
+                e->originals[t] = a->tunables[t];
+        e->written[t] = hold ? (md_tval){ .kind = MD_V_LOCAL, .value = floor.value } : high;
+        e->earlier[t] = hold ? high : (md_tval){ .kind = MD_V_LOCAL, .value = floor.value };
+        snprintf(e->fit, sizeof(e->fit), "%s", hold ? JOURNAL_FIT_HELD : JOURNAL_FIT_FREE);
+        tval_text(&a->tunables[t], ch.old, sizeof(ch.old));
+        if (hold)
+                snprintf(ch.new_text, sizeof(ch.new_text), "%" PRIu64, floor.value);
+        else
+                (void) md_tunable_restore_text(t, &high, ch.new_text, sizeof(ch.new_text)); /* see hold_allowed */
+        /* As with the floor, the journal learns the new ceiling before the kernel does. */
+        r = service_save_journal(c);
+        if (r == 0)
+                r = md_tunable_write(&c->root, a->name, t, ch.new_text, &back);
+        if (r < 0) {
+                *e = saved;
+                snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
+                log_warning("%s: could not %s sync_speed_max: %s; it stays %s", a->name, hold ? "hold" : "lift",
+                            strerror(-r), ch.old);
+                return true;
+        }
+        e->written[t] = back;
+        if (hold)
+                log_info("%s: the array's users are busy; the rebuild is held to its floor of %s KiB/s "
+                         "(sync_speed_max %s -> %s)", a->name, ch.new_text, ch.old, ch.new_text);
+        else
+                log_info("%s: the array's users have been quiet for %" PRIu64 " s; the rebuild may run faster "
+                         "again (sync_speed_max %s -> %s)", a->name, c->cfg.profiles.quiet_ms / 1000, ch.old,
+                         ch.new_text);
+        audit_log(NULL, hold ? "hold" : "lift", a->name, a->uuid, e->profile, &ch, 1);
         return true;
 }
 

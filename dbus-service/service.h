@@ -51,5 +51,13 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
  */
 bool service_fit_floor(context *c, const md_array *a, journal_entry *e);
 
+/*
+ * Holds a fitted `fast` boost's ceiling at its floor (@hold) or lifts it back
+ * to the boost's own ceiling. Returns true when @e changed. Ends the
+ * following ("done") when an administrator changed either limit, or when
+ * the journal or the kernel refuses the change; nothing is left half-done.
+ */
+bool service_hold_ceiling(context *c, const md_array *a, journal_entry *e, bool hold);
+
 /* Saves the journal, logging a failure. */
 int service_save_journal(context *c);

@@ -36,6 +36,7 @@ INTEGRATION_TESTS += \
 	tests/integration/service-journal-corrupt \
 	tests/integration/service-conflict \
 	tests/integration/service-fit-floor \
+	tests/integration/service-hold-ceiling \
 	tests/integration/service-bad-input \
 	tests/integration/service-write-failure \
 	tests/integration/service-clients \

@@ -21,9 +21,12 @@ static void test_defaults_and_keys(void **state) {
         assert_int_equal(c.profiles.budget_percent, 12);
         assert_int_equal(c.profiles.fit_percent, 80);
         assert_int_equal(c.profiles.fit_after_ms, 30000);
+        assert_int_equal(c.profiles.hold_ceiling, 1);
+        assert_int_equal(c.profiles.quiet_ms, 30000);
         assert_int_equal(config_parse("# comment\n\n  memory_budget_percent = 25  \n"
                                       "fast_sync_speed_min=80000\npoll_idle_ms = 10000\n"
-                                      "fast_floor_fit_percent = 0\nfast_floor_fit_after_ms = 2000\n",
+                                      "fast_floor_fit_percent = 0\nfast_floor_fit_after_ms = 2000\n"
+                                      "fast_ceiling_hold = 0\nfast_ceiling_quiet_ms = 5000\n",
                                       &c, err, sizeof(err)),
                          0);
         assert_int_equal(c.profiles.budget_percent, 25);
@@ -32,6 +35,8 @@ static void test_defaults_and_keys(void **state) {
         assert_int_equal(c.poll_active_ms, 1000);
         assert_int_equal(c.profiles.fit_percent, 0);
         assert_int_equal(c.profiles.fit_after_ms, 2000);
+        assert_int_equal(c.profiles.hold_ceiling, 0);
+        assert_int_equal(c.profiles.quiet_ms, 5000);
 }
 
 static void test_refused(void **state) {
@@ -40,6 +45,7 @@ static void test_refused(void **state) {
                 "fast_stripe_cache_size = 16\n", "no_such_key = 1\n",            "just words\n",
                 "fast_sync_speed_min = 99999999999999999999999\n",
                 "fast_floor_fit_percent = 101\n", "fast_floor_fit_after_ms = 999\n",
+                "fast_ceiling_hold = 2\n",       "fast_ceiling_quiet_ms = 999\n",
         };
         config c = CONFIG_DEFAULT;
         char err[256];

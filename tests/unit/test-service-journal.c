@@ -58,10 +58,15 @@ static void test_round_trip(void **state) {
         char *text;
 
         (void)state;
-        /* md127's floor was fitted: the value it replaced is kept as the boost's too. */
-        snprintf(e2.fit, sizeof(e2.fit), JOURNAL_FIT_DONE);
+        /*
+         * md127's floor was fitted and its ceiling held at it: the values they
+         * replaced are kept as the boost's too.
+         */
+        snprintf(e2.fit, sizeof(e2.fit), JOURNAL_FIT_HELD);
         e2.earlier[MD_T_SYNC_SPEED_MIN] = e2.written[MD_T_SYNC_SPEED_MIN];
         e2.written[MD_T_SYNC_SPEED_MIN] = (md_tval){ .kind = MD_V_LOCAL, .value = 5652 };
+        e2.earlier[MD_T_SYNC_SPEED_MAX] = (md_tval){ .kind = MD_V_SYSTEM, .value = 200000 };
+        e2.written[MD_T_SYNC_SPEED_MAX] = (md_tval){ .kind = MD_V_LOCAL, .value = 5652 };
         snprintf(e1.fit, sizeof(e1.fit), JOURNAL_FIT_PENDING);
         assert_int_equal(journal_put(&j, &e1), 0);
         assert_int_equal(journal_put(&j, &e2), 0);
@@ -72,6 +77,8 @@ static void test_round_trip(void **state) {
         assert_non_null(strstr(text, "\"5000 (local)\""));
         assert_non_null(strstr(text, "\"8192\""));
         assert_non_null(strstr(text, "\"pending\""));
+        assert_non_null(strstr(text, "\"held\""));
+        assert_non_null(strstr(text, "\"200000 (system)\""));
         assert_non_null(strstr(text, "\"earlier\""));
         assert_int_equal(journal_parse(text, &back), 0);
         free(text);

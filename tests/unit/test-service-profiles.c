@@ -331,6 +331,11 @@ static void test_rules(void **state) {
         assert_int_equal(profile_rule(PROFILE_FAST, &settings, MD_T_SYNC_SPEED_MIN, buf, sizeof(buf)), 0);
         assert_non_null(strstr(buf, "50000"));
         assert_non_null(strstr(buf, "80 %"));
+        assert_int_equal(profile_rule(PROFILE_FAST, &settings, MD_T_SYNC_SPEED_MAX, buf, sizeof(buf)), 0);
+        assert_non_null(strstr(buf, "users are busy"));
+        assert_int_equal(profile_rule(PROFILE_FAST, &(profile_settings){ .ceiling = 200000, .fit_percent = 80 },
+                                      MD_T_SYNC_SPEED_MAX, buf, sizeof(buf)), 0);
+        assert_string_equal(buf, "at least 200000 KiB/s when below the floor");
         assert_int_equal(profile_rule(PROFILE_MAX, &settings, MD_T_SYNC_MAX, buf, sizeof(buf)), 0);
         assert_string_equal(buf, "max");
         assert_int_equal(profile_rule(PROFILE_FAST, &settings, MD_T_READ_AHEAD_KB, buf, sizeof(buf)), -ENOENT);
