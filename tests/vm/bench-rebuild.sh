@@ -111,9 +111,10 @@ run() {
 		fio_pid=$!
 	fi
 	sleep "$pre"
-	# The floor fast settled on under this load.
-	[ "$name" = fast ] && printf 'fast-fitted-floor\t%s\t%s\n' "$depth" \
-		"$(md_attr $md sync_speed_min | awk '{ print $1 }')" >&2
+	# The floor fast settled on under this load, and the ceiling it holds.
+	[ "$name" = fast ] && printf 'fast-fitted-floor\t%s\t%s\nfast-held-ceiling\t%s\t%s\n' \
+		"$depth" "$(md_attr $md sync_speed_min | awk '{ print $1 }')" \
+		"$depth" "$(md_attr $md sync_speed_max | awk '{ print $1 }')" >&2
 	p0=$(pos); t0=$EPOCHREALTIME
 	sleep "$window"
 	p1=$(pos); t1=$EPOCHREALTIME

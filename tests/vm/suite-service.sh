@@ -10,8 +10,10 @@
 #     rebuild runs faster than the ceiling it had;
 #   - Restore brings back every original byte for byte;
 #   - fast lowers its floor to 80 % of md's sync_speed under it (after 10 s
-#     here, fast_floor_fit_after_ms), and the boost still restores by itself,
-#     byte for byte, when the recovery completes;
+#     here, fast_floor_fit_after_ms); while a reader uses the array the
+#     ceiling comes down to that floor, and it lifts 5 s after the reader
+#     stops (fast_ceiling_quiet_ms); the boost still restores by itself, byte
+#     for byte, when the recovery completes;
 #   - kill -9 after a boost, then a restart, restores;
 #   - the kernel's refusals come back as the documented D-Bus errors with
 #     nothing left half-applied: out-of-range values (InvalidArgument), a
@@ -88,9 +90,10 @@ mdadm --create /dev/md0 --run --quiet --level=raid5 --raid-devices=4 --chunk=64 
 mdadm --create /dev/md1 --run --quiet --level=raid1 --raid-devices=2 \
 	--metadata=1.2 --bitmap=none --assume-clean $(vm_disks 4 2) || { echo "mdadm --create md1 failed"; exit 1; }
 
-# The fit's wait shortened from md's 30 s so it falls inside the recovery.
+# The fit's wait and the users' quiet span shortened from md's 30 s so both
+# fall inside the recovery.
 conf=$MDB_TMP/mdboostd.conf
-echo "fast_floor_fit_after_ms = 10000" >"$conf"
+printf 'fast_floor_fit_after_ms = 10000\nfast_ceiling_quiet_ms = 5000\n' >"$conf"
 
 mdb_start_bus
 mdb_start_polkit
@@ -139,6 +142,20 @@ mdb_check "the service lowers the floor from $floor to 80 % of md's sync_speed: 
 mdb_check "its log gives the rate it read and the floor it wrote" \
 	grep -q "md0: the rebuild ran at [0-9]* KiB/s under the floor; lowering it from $floor (local) to ${fitted_floor%% *} KiB/s" \
 	"$MDB_TMP/service.log"
+# A user of the array: md counts its reads in sys/block/md0/stat.
+( while :; do dd if=/dev/md0 of=/dev/null bs=1M count=64 iflag=direct status=none || exit; done ) &
+reader=$!
+held() { [ "$(md_attr md0 sync_speed_max)" = "$fitted_floor" ]; }
+vm_wait_for 15 held
+mdb_check "with a reader on md0 the ceiling comes down to the floor: '$(md_attr md0 sync_speed_max)'" held
+mdb_check "its log says the users are busy" \
+	grep -q "md0: the array's users are busy; the rebuild is held to its floor of ${fitted_floor%% *} KiB/s" \
+	"$MDB_TMP/service.log"
+pkill -P "$reader" dd; kill "$reader" 2>/dev/null
+wait "$reader" 2>/dev/null
+lifted() { [ "$(md_attr md0 sync_speed_max)" = "$ceiling" ]; }
+vm_wait_for 20 lifted
+mdb_check "5 s after the reader stops the ceiling is back to $ceiling" lifted
 mdb_check "the boosted recovery completes" vm_wait_for 180 md_idle md0
 mdb_check "the service restores by itself when the recovery completes" vm_wait_for 30 same_as md0 before
 mdb_check "md0 is no longer boosted after the recovery" vm_wait_for 10 not_boosted md0
