@@ -174,11 +174,19 @@ static bool follow_users(context *c, const md_array *a, journal_entry *e) {
         if (a->io_sectors.kind != MD_V_NUMBER) {
                 e->io_usec = 0; /* unknown: the users count as quiet */
         } else {
-                if (e->io_usec != 0 && now > e->io_usec && a->io_sectors.value >= e->io_sectors &&
+                bool first = e->io_usec == 0;
+
+                if (!first && now > e->io_usec && a->io_sectors.value >= e->io_sectors &&
                     (a->io_sectors.value - e->io_sectors) / 2 * 1000000 / (now - e->io_usec) >= USERS_BUSY_KIBS)
                         e->users_usec = now;
                 e->io_sectors = a->io_sectors.value;
                 e->io_usec = now;
+                if (first) {
+                        /* A rate takes two reads. After a restart, a hold counts from now. */
+                        if (strcmp(e->fit, JOURNAL_FIT_HELD) == 0)
+                                e->users_usec = now;
+                        return false;
+                }
         }
         return service_hold_ceiling(c, a, e,
                                     e->users_usec != 0 && now - e->users_usec < c->cfg.profiles.quiet_ms * 1000u);
