@@ -222,11 +222,11 @@ static bool follow_boost(context *c, const char *uuid) {
                 log_info("%s: %s started; the boost ends with it", a->name, e->operation);
                 return true;
         }
-        if (a->sync_action != MD_SYNC_IDLE && (strcmp(e->fit, JOURNAL_FIT_FREE) == 0 ||
-                                               strcmp(e->fit, JOURNAL_FIT_HELD) == 0))
-                return follow_users(c, a, e);
-        if (a->sync_action != MD_SYNC_IDLE)
+        if (a->sync_action != MD_SYNC_IDLE) {
+                if (strcmp(e->fit, JOURNAL_FIT_FREE) == 0 || strcmp(e->fit, JOURNAL_FIT_HELD) == 0)
+                        return follow_users(c, a, e);
                 return follow_fit(c, a, e);
+        }
         if (e->retry_usec > loop_now_usec())
                 return false;
         snprintf(why, sizeof(why), "after %s ended", e->operation);

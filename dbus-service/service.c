@@ -302,13 +302,35 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         return 0;
 }
 
+/*
+ * A later write of a boost (the fit, a hold, a lift): @e already holds the
+ * new state, which the journal records before the kernel gets @text, so a
+ * crash in between leaves a value the journal counts as the boost's. On
+ * failure @e goes back to @saved and stops following; nothing is half-done.
+ */
+static int write_ahead(context *c, const md_array *a, journal_entry *e, const journal_entry *saved, md_tunable t,
+                       const char *text) {
+        md_tval back;
+        int r;
+
+        r = service_save_journal(c);
+        if (r == 0)
+                r = md_tunable_write(&c->root, a->name, t, text, &back);
+        if (r < 0) {
+                *e = *saved;
+                snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
+                return r;
+        }
+        e->written[t] = back;
+        return 0;
+}
+
 bool service_fit_floor(context *c, const md_array *a, journal_entry *e) {
         const md_tunable t = MD_T_SYNC_SPEED_MIN;
         const journal_entry saved = *e;
         char text[PLAN_TEXT_MAX], from[64];
         change ch = { .name = md_tunable_get(t)->name };
         uint64_t floor;
-        md_tval back;
         int r;
 
         r = profile_fit_floor(&a->sync_speed, c->cfg.profiles.fit_percent, &e->originals[t], &e->written[t], &floor);
@@ -325,30 +347,16 @@ bool service_fit_floor(context *c, const md_array *a, journal_entry *e) {
                 log_info("%s: sync_speed_min changed since the boost; it is left as it is", a->name);
                 return true;
         }
-        /* The journal learns the new floor before the kernel does (see journal.h). */
         e->earlier[t] = e->written[t];
         e->written[t] = (md_tval){ .kind = MD_V_LOCAL, .value = floor };
         snprintf(e->fit, sizeof(e->fit), "%s", c->cfg.profiles.hold_ceiling ? JOURNAL_FIT_FREE : JOURNAL_FIT_DONE);
-        r = service_save_journal(c);
-        if (r < 0) {
-                /* Nothing written; a floor the journal does not know would look like an admin's. */
-                *e = saved;
-                snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
-                log_warning("%s: the floor stays %s, since the journal could not record a lower one", a->name,
-                            from);
-                return true;
-        }
         snprintf(text, sizeof(text), "%" PRIu64, floor);
-        r = md_tunable_write(&c->root, a->name, t, text, &back);
+        r = write_ahead(c, a, e, &saved, t, text);
         if (r < 0) {
                 log_warning("%s: could not lower sync_speed_min to %s: %s; %s stays", a->name, text, strerror(-r),
                             from);
-                e->written[t] = e->earlier[t];
-                e->earlier[t] = saved.earlier[t];
-                snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
                 return true;
         }
-        e->written[t] = back;
         log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; lowering it from %s to %s KiB/s "
                  "(%u %%), so the array's users get the rest", a->name, a->sync_speed.value, from, text,
                  c->cfg.profiles.fit_percent);
@@ -389,7 +397,6 @@ bool service_hold_ceiling(context *c, const md_array *a, journal_entry *e, bool 
         const journal_entry saved = *e;
         const md_tval high = free_ceiling(a, e), floor = e->written[MD_T_SYNC_SPEED_MIN];
         change ch = { .name = md_tunable_get(t)->name };
-        md_tval back;
         int r;
 
         if (hold == (strcmp(e->fit, JOURNAL_FIT_HELD) == 0))
@@ -410,18 +417,12 @@ bool service_hold_ceiling(context *c, const md_array *a, journal_entry *e, bool 
                 snprintf(ch.new_text, sizeof(ch.new_text), "%" PRIu64, floor.value);
         else
                 (void) md_tunable_restore_text(t, &high, ch.new_text, sizeof(ch.new_text)); /* see hold_allowed */
-        /* As with the floor, the journal learns the new ceiling before the kernel does. */
-        r = service_save_journal(c);
-        if (r == 0)
-                r = md_tunable_write(&c->root, a->name, t, ch.new_text, &back);
+        r = write_ahead(c, a, e, &saved, t, ch.new_text);
         if (r < 0) {
-                *e = saved;
-                snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
                 log_warning("%s: could not %s sync_speed_max: %s; it stays %s", a->name, hold ? "hold" : "lift",
                             strerror(-r), ch.old);
                 return true;
         }
-        e->written[t] = back;
         if (hold)
                 log_info("%s: the array's users are busy; the rebuild is held to its floor of %s KiB/s "
                          "(sync_speed_max %s -> %s)", a->name, ch.new_text, ch.old, ch.new_text);

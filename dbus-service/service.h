@@ -44,10 +44,11 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
 
 /*
  * Lowers the floor of @a's `fast` boost (@e, in c->journal) to its share of
- * md's sync_speed, once the boost has held long enough. Marks the fit done
- * whatever it decides, and returns 1: @e changed and the journal needs
- * saving. 0 when there is no rate yet (nothing changed; try again later).
- * The new floor is written only after the journal has recorded it.
+ * md's sync_speed, once the boost has held long enough. Ends the fit
+ * whatever it decides ("free" for the ceiling to follow, or "done") and
+ * returns true: @e changed and the journal needs saving. false when there is
+ * no rate yet (nothing changed; try again later). The new floor is written
+ * only after the journal has recorded it.
  */
 bool service_fit_floor(context *c, const md_array *a, journal_entry *e);
 
