@@ -18,8 +18,11 @@ override CFLAGS += $(WARNFLAGS) -std=gnu11 -fPIC $(SANFLAGS)
 override CPPFLAGS += -D_GNU_SOURCE -Imdmodel
 override LDFLAGS += $(SANFLAGS)
 
-# Debian packages that building and testing need; each build.mk adds its own.
-DEB_PACKAGES := build-essential pkg-config libcmocka-dev valgrind
+# Debian packages, each build.mk adding its own: BUILD_DEB_PACKAGES are what
+# `make` needs to build (it installs them first when one is missing);
+# DEB_PACKAGES are everything `make check`, `make bench` and `make demo` need.
+BUILD_DEB_PACKAGES := build-essential pkg-config
+DEB_PACKAGES       := libcmocka-dev valgrind
 
 # Everything `make check` runs. build.mk files append (BENCH_TARGETS: phony
 # rules that `make bench` runs):
@@ -31,7 +34,7 @@ ALL_TARGETS       :=
 BENCH_TARGETS     :=
 INSTALL_TARGETS   :=
 
-.PHONY: all check unit-tests install deps help clean bench demo
+.PHONY: all check unit-tests install deps build-deps help clean bench demo
 .DEFAULT_GOAL := all
 
 include mdmodel/build.mk
@@ -62,11 +65,16 @@ check: deps-if-missing all unit-tests ## Run every test: unit (plain, ASan+UBSan
 install: all $(INSTALL_TARGETS) ## Install every file where Debian 12 expects it (honours DESTDIR, PREFIX)
 
 deps: ## Install the Debian packages that building and testing need (idempotent)
-	@tests/install-deps $(DEB_PACKAGES)
+	@tests/install-deps $(BUILD_DEB_PACKAGES) $(DEB_PACKAGES)
 
 # Called by check, bench and demo: installs only when a package is missing.
 deps-if-missing:
-	@tests/install-deps --if-missing $(DEB_PACKAGES)
+	@tests/install-deps --if-missing $(BUILD_DEB_PACKAGES) $(DEB_PACKAGES)
+
+# Every compile and the page's npm install wait for this (order-only), so a
+# plain `make` on a new machine installs its compiler and headers first.
+build-deps:
+	@tests/install-deps --if-missing $(BUILD_DEB_PACKAGES)
 
 help: ## List the targets
 	@grep -hE '^[a-z][a-zA-Z_-]*:.*## ' $(MAKEFILE_LIST) | \

@@ -10,19 +10,21 @@ COCKPIT_DESTDIR := $(DESTDIR)$(PREFIX)/share/cockpit/mdboost
 
 ALL_TARGETS     += $(COCKPIT_OUT)
 INSTALL_TARGETS += install-cockpit
-DEB_PACKAGES    += nodejs:node npm:npm cockpit-ws cockpit-bridge cockpit-system chromium rrdtool curl
+BUILD_DEB_PACKAGES += nodejs:node npm:npm
+# gettext: xgettext, which ui-units uses to check the page's strings.
+DEB_PACKAGES       += cockpit-ws cockpit-bridge cockpit-system chromium rrdtool curl gettext
 
 # npm ci installs exactly what the lock file pins; it runs only when the
 # stamp, written after a complete install, is missing or older than the lock
 # file. npm ci empties node_modules first, so two builds running it at once
 # would break each other's install: flock makes them take turns.
 COCKPIT_NPM_STAMP := cockpit-ui/node_modules/.mdboost-installed
-$(COCKPIT_NPM_STAMP): cockpit-ui/package-lock.json cockpit-ui/package.json
+$(COCKPIT_NPM_STAMP): cockpit-ui/package-lock.json cockpit-ui/package.json | build-deps
 	@mkdir -p $(BUILD)
 	flock $(BUILD)/.cockpit-npm.lock sh -c 'cd cockpit-ui && npm ci --no-audit --no-fund'
 	@touch $@
 
-$(COCKPIT_OUT) &: $(COCKPIT_SRC) $(COCKPIT_NPM_STAMP)
+$(COCKPIT_OUT) &: $(COCKPIT_SRC) $(COCKPIT_NPM_STAMP) | build-deps
 	node cockpit-ui/build.js $(COCKPIT_DIST)
 
 .PHONY: install-cockpit cockpit-pot

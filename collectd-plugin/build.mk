@@ -10,7 +10,8 @@ COLLECTD_PLUGINDIR ?= $(PREFIX)/lib/collectd
 MDRAID_DOCDIR    := $(PREFIX)/share/doc/mdboost/examples
 
 ALL_TARGETS  += $(MDRAID_SO)
-DEB_PACKAGES += collectd-core collectd-dev util-linux procps
+BUILD_DEB_PACKAGES += collectd-dev
+DEB_PACKAGES       += collectd-core util-linux procps
 
 $(MDRAID_OBJ) $(BUILD)/tests/unit/collectd-mock.o $(BUILD)/tests/unit/test-plugin-mdraid.o \
 $(BUILD)/tests/bench/plugin-bench.o: override CPPFLAGS += $(MDRAID_CPPFLAGS)

@@ -4,8 +4,10 @@
 # can link the same code with a fake kernel (tests/build.mk); SERVICE_LIBS are
 # the libraries it needs. The unit tests link SERVICE_OBJ without main.o.
 
-SERVICE_CFLAGS := $(shell $(PKG_CONFIG) --cflags dbus-1 json-c 2>/dev/null)
-SERVICE_LIBS   := $(shell $(PKG_CONFIG) --libs dbus-1 json-c 2>/dev/null)
+# Asked when a rule runs, not when make reads this file: on a new machine
+# the headers arrive with build-deps, after make has read it.
+SERVICE_CFLAGS = $(shell $(PKG_CONFIG) --cflags dbus-1 json-c)
+SERVICE_LIBS   = $(shell $(PKG_CONFIG) --libs dbus-1 json-c)
 
 SERVICE_SRC  := $(wildcard dbus-service/*.c)
 SERVICE_OBJ  := $(SERVICE_SRC:%.c=$(BUILD)/%.o)
@@ -13,7 +15,8 @@ SERVICE_CORE := $(filter-out $(BUILD)/dbus-service/main.o,$(SERVICE_OBJ))
 SERVICE_BIN  := $(BUILD)/mdboostd
 
 ALL_TARGETS += $(SERVICE_BIN)
-DEB_PACKAGES += libdbus-1-dev libjson-c-dev dbus
+BUILD_DEB_PACKAGES += libdbus-1-dev libjson-c-dev
+DEB_PACKAGES       += dbus
 
 $(SERVICE_OBJ): override CPPFLAGS += $(SERVICE_CFLAGS)
 

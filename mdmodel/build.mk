@@ -6,7 +6,7 @@ MDMODEL_LIB := $(BUILD)/libmdmodel.a
 
 ALL_TARGETS += $(MDMODEL_LIB)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | build-deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 

@@ -355,7 +355,7 @@ static bool is_hex(char c) {
         return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-int md_parse_uuid(const char *buf, size_t len, char ret[static 37]) {
+int md_parse_uuid(const char *buf, size_t len, char ret[37]) {
         char out[37];
 
         if (!buf || !ret)

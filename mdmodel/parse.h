@@ -144,7 +144,7 @@ int md_parse_newold(const char *buf, size_t len, md_newold *ret);
 int md_parse_progress(const char *buf, size_t len, md_progress *ret);
 
 /* 36-char uuid "7ac7b4d7-c925-6f89-525e-4caecab28aec"; copies it into ret (>= 37 bytes). */
-int md_parse_uuid(const char *buf, size_t len, char ret[static 37]);
+int md_parse_uuid(const char *buf, size_t len, char ret[37]);
 
 /*
  * sys/block/<dev>/stat: the sectors read plus written. At least 7 counters;
