@@ -8,6 +8,7 @@
 # the headers arrive with build-deps, after make has read it.
 SERVICE_CFLAGS = $(shell $(PKG_CONFIG) --cflags dbus-1 json-c)
 SERVICE_LIBS   = $(shell $(PKG_CONFIG) --libs dbus-1 json-c)
+SERVICE_CPPFLAGS = $(SERVICE_CFLAGS) -DMDBOOSTD_VERSION='"$(VERSION)"'
 
 SERVICE_SRC  := $(wildcard dbus-service/*.c)
 SERVICE_OBJ  := $(SERVICE_SRC:%.c=$(BUILD)/%.o)
@@ -18,7 +19,7 @@ ALL_TARGETS += $(SERVICE_BIN)
 BUILD_DEB_PACKAGES += libdbus-1-dev libjson-c-dev
 DEB_PACKAGES       += dbus
 
-$(SERVICE_OBJ): override CPPFLAGS += $(SERVICE_CFLAGS)
+$(SERVICE_OBJ): override CPPFLAGS += $(SERVICE_CPPFLAGS)
 
 $(SERVICE_BIN): $(SERVICE_OBJ) $(MDMODEL_LIB)
 	@mkdir -p $(@D)
@@ -29,7 +30,7 @@ SERVICE_TEST_SRC := $(wildcard tests/unit/test-service-*.c)
 SERVICE_TESTS    := $(SERVICE_TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_TESTS += $(SERVICE_TESTS)
 
-$(SERVICE_TEST_SRC:%.c=$(BUILD)/%.o): override CPPFLAGS += $(SERVICE_CFLAGS) -Idbus-service
+$(SERVICE_TEST_SRC:%.c=$(BUILD)/%.o): override CPPFLAGS += $(SERVICE_CPPFLAGS) -Idbus-service
 
 $(SERVICE_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(SERVICE_CORE) $(MDMODEL_LIB)
 	@mkdir -p $(@D)
@@ -39,3 +40,6 @@ $(SERVICE_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(SERVICE_CORE) $(MD
 INSTALL_TARGETS += install-mdboostd
 install-mdboostd: $(SERVICE_BIN)
 	install -D -m 0755 $(SERVICE_BIN) $(DESTDIR)$(PREFIX)/libexec/mdboostd
+	install -d $(DESTDIR)$(PREFIX)/share/man/man8
+	sed 's|@VERSION@|$(VERSION)|' docs/mdboostd.8 > $(DESTDIR)$(PREFIX)/share/man/man8/mdboostd.8
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man8/mdboostd.8

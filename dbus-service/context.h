@@ -13,7 +13,10 @@
 #include "loop.h"
 #include "root.h"
 
-#define MDBOOSTD_VERSION "0.1.0"
+/* From debian/changelog, through the Makefile: the version is written once. */
+#ifndef MDBOOSTD_VERSION
+#error "MDBOOSTD_VERSION is set by the Makefile"
+#endif
 
 #define BUS_NAME "org.mdboost.MdBoost1"
 #define MANAGER_PATH "/org/mdboost/MdBoost1"
