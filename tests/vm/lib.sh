@@ -47,6 +47,9 @@ vm_finish() {
 . "$VM_TOP/tests/wait-for.sh"
 vm_wait_for() { poll $(($1 * 2)) 0.5 "${@:2}"; }
 
+# vm_kernel_at_least VERSION: the running kernel is VERSION (6.12) or newer.
+vm_kernel_at_least() { printf '%s\n%s\n' "$1" "$(uname -r | cut -d- -f1)" | sort -V -C; }
+
 # ---- the kernel's own files --------------------------------------------
 
 md_attr() { cat "/sys/block/$1/md/$2"; }

@@ -145,11 +145,11 @@ observe() {
 	[ "$action" = reshape ] && lag=12
 	[ "$action" = reshape ] && [ "$(md_attr "$md" level)" = raid10 ] && lead=2.5
 	collectd_check_agrees "$md" "$start" "$samples" "$lag" "$label" "$lead"
-	# last_sync_action says "recovery" where sync_action said "recover". A
-	# raid10 that grew resyncs its new space right after the reshape
+	# Before 6.12, last_sync_action says "recovery" where sync_action said
+	# "recover"; since 6.12 both say "recover". A raid10 that grew resyncs its new space right after the reshape
 	# (raid10_finish_reshape), so its last action may be that resync.
 	local last=$action dump kernel_last model_action=$action
-	[ "$action" = recover ] && last=recovery
+	[ "$action" = recover ] && ! vm_kernel_at_least 6.12 && last=recovery
 	kernel_last=$(md_attr "$md" last_sync_action)
 	if [ "$action" = reshape ] && [ "$(md_attr "$md" level)" = raid10 ] && [ "$kernel_last" = resync ]; then
 		last=resync
