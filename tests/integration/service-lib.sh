@@ -336,6 +336,7 @@ mdb_start_polkit() {
 		mdb_log "polkitd did not take its name on the bus"
 		exit 1
 	}
+	MDB_POLKIT_UNIQUE=$(mdb_name_owner org.freedesktop.PolicyKit1)
 }
 
 # mdb_start_service [ARGS...]: the fake-kernel service on MDB_ROOT, waits for its name.
@@ -376,10 +377,11 @@ mdb_busctl() {
 
 # The name of the first error reply the service (or the bus) sent to a client
 # after byte offset $1 of the monitor's log. Errors sent to the service (from
-# polkit or the bus) are its own business, not a client's answer.
+# polkit or the bus) are its own business, not a client's answer; so are the
+# bus's errors to polkitd (polkitd 126 asks for logind, which is not there).
 mdb_error_after() {
 	tail -c +"$(($1 + 1))" "$MDB_TMP/errors.log" |
-		awk -v svc="$MDB_SERVICE_UNIQUE" '
+		awk -v svc="$MDB_SERVICE_UNIQUE" -v pk="${MDB_POLKIT_UNIQUE:-}" '
 			/^error / {
 				sender = ""; dest = ""; name = ""
 				for (i = 1; i <= NF; i++) {
@@ -387,7 +389,8 @@ mdb_error_after() {
 					if ($i ~ /^destination=/) dest = substr($i, 13)
 					if ($i ~ /^error_name=/) name = substr($i, 12)
 				}
-				if (dest != svc && (sender == svc || sender == "org.freedesktop.DBus")) {
+				if (dest != svc && (pk == "" || dest != pk) &&
+				    (sender == svc || sender == "org.freedesktop.DBus")) {
 					print name
 					exit
 				}
