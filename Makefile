@@ -59,9 +59,11 @@ unit-check: $(UNIT_TESTS) ## Run the unit tests once, without sanitizers or valg
 ASAN_BUILD := $(BUILD)/asan
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-check: deps-if-missing all unit-tests ## Run every test: unit (plain, ASan+UBSan, valgrind), real daemons, browser, real kernel in a VM
+# TESTS='service-* ui-*' runs only the tests whose names match (SKIP_TESTS
+# leaves some out): tests/run-suite.
+check: deps-if-missing all unit-tests ## Run every test: unit (plain, ASan+UBSan, valgrind), real daemons, browser, real kernel in a VM (TESTS=, SKIP_TESTS= patterns)
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANFLAGS="$(ASAN_FLAGS)" CFLAGS="-O1 -g" unit-tests
-	@tests/run-suite \
+	@TESTS='$(TESTS)' SKIP_TESTS='$(SKIP_TESTS)' tests/run-suite \
 		--unit $(UNIT_TESTS) \
 		--asan $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_TESTS)) \
 		--valgrind $(UNIT_TESTS) \
