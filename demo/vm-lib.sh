@@ -164,8 +164,11 @@ demo_ws_up() {
 demo_start_cockpit() {
 	mkdir -p /etc/cockpit
 	# Under emulation a login (PAM, then cockpit-bridge starting) takes 30-60 s,
-	# past cockpit-ws's default 30 s for password logins.
-	printf '[WebService]\nLoginTitle = mdboost demo\n\n[basic]\ntimeout = 300\n' >/etc/cockpit/cockpit.conf
+	# past cockpit-ws's default 30 s for password logins. Since Cockpit 326
+	# cockpit-ws asks systemd's socket-activated cockpit-session for a login;
+	# without systemd it runs cockpit-session itself when told to, as 287 did.
+	printf '[WebService]\nLoginTitle = mdboost demo\n\n[basic]\ncommand = /usr/lib/cockpit/cockpit-session\ntimeout = 300\n' \
+		>/etc/cockpit/cockpit.conf
 	setsid /usr/lib/cockpit/cockpit-ws --no-tls --port 9090 >/var/log/cockpit-ws.log 2>&1 &
 	PIDS+=($!)
 	DEMO_WS_PGID=$!
