@@ -252,21 +252,27 @@ static void mdraid_report_action(const md_array *a)
                 mdraid_submit(a->name, "bool", "sync_delayed", 0);
 }
 
-/* Progress and time left exist only while an operation runs: a gap, not a 0. */
-static void mdraid_report_progress(const md_array *a)
+/*
+ * Progress and time left exist only while an operation runs: a gap, not a 0.
+ * With mdstat read (@e), a checkpoint the kernel left from the previous
+ * operation is not reported as this one's progress.
+ */
+static void mdraid_report_progress(const md_array *a, const md_mdstat_entry *e)
 {
         double percent;
         uint64_t seconds;
+        int r;
 
-        if (md_array_progress_percent(a, &percent) == 0)
+        r = e ? md_mdstat_progress_percent(a, e, &percent) : md_array_progress_percent(a, &percent);
+        if (r == 0)
                 mdraid_submit(a->name, "percent", "sync_progress", percent);
         if (md_array_seconds_left(a, &seconds) == 0)
                 mdraid_submit(a->name, "duration", "sync_remaining", (gauge_t)seconds);
 }
 
-static void mdraid_report_sync(const md_array *a)
+static void mdraid_report_sync(const md_array *a, const md_mdstat_entry *e)
 {
-        mdraid_report_progress(a);
+        mdraid_report_progress(a, e);
         mdraid_report_kib(a->name, "bytes", "sync_speed", &a->sync_speed);
         mdraid_report_kib(a->name, "bytes", "sync_speed_min", &a->tunables[MD_T_SYNC_SPEED_MIN]);
         mdraid_report_kib(a->name, "bytes", "sync_speed_max", &a->tunables[MD_T_SYNC_SPEED_MAX]);
@@ -305,7 +311,7 @@ static void mdraid_report_array(const md_array *a)
         }
         mdraid_report_disks(a, e);
         if (md_array_has_redundancy(a) && mdraid_array_running(a))
-                mdraid_report_sync(a);
+                mdraid_report_sync(a, e);
 }
 
 /* Logs an unreadable global limit once, and once more when it reads well again. */

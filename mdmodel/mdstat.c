@@ -293,6 +293,24 @@ const md_mdstat_entry *md_mdstat_find(const md_mdstat_entry *e, size_t n, const 
         return NULL;
 }
 
+int md_mdstat_progress_percent(const md_array *a, const md_mdstat_entry *e, double *ret) {
+        double checkpoint, live;
+        int k;
+
+        if (!a || !e || !ret)
+                return -EINVAL;
+        k = md_array_progress_percent(a, &checkpoint);
+        if (k < 0)
+                return k;
+        if (e->op < MD_MDSTAT_RESYNC || e->op > MD_MDSTAT_RESHAPE || e->total_kib == 0)
+                return -ENODATA;
+        live = 100.0 * (double) e->done_kib / (double) e->total_kib;
+        if (checkpoint > live + 25.0)
+                return -ENODATA;
+        *ret = checkpoint;
+        return 0;
+}
+
 void md_mdstat_disk_counts(const md_mdstat_entry *e, int64_t raid_disks, md_disk_counts *ret) {
         const md_mdstat_disks *d;
         md_disk_counts c = { 0 };

@@ -238,6 +238,65 @@ static void test_check_and_wide_percent(void **state) {
 }
 
 /* A single read can stop anywhere; what was read is still parsed. */
+/*
+ * The checkpoint checked against the live position: each real snapshot's own
+ * pair is accepted (their sysfs was copied a few seconds after their mdstat:
+ * up to 13 points ahead), a checkpoint left from the previous operation is
+ * not, nor one mdstat shows no position for.
+ */
+static void test_progress_checked_against_live(void **state) {
+        static const char *const snapshots[] = { "01-raid1-resync-bitmap", "03-raid5-recovery",
+                                                 "09-raid6-reshape", "10-two-raid1-resync-delayed" };
+        md_mdstat_entry e[4];
+        md_array a = { .name = "md0" };
+        double pct;
+
+        (void) state;
+        for (size_t i = 0; i < sizeof(snapshots) / sizeof(snapshots[0]); i++) {
+                char path[4096];
+                md_array_set set = {};
+                md_root r;
+
+                assert_non_null(md_fixture_snapshot(snapshots[i], path, sizeof(path)));
+                assert_int_equal(md_root_open(path, &r), 0);
+                assert_int_equal(md_read_arrays(&r, &set), 0);
+                assert_true(parse_snapshot(snapshots[i], e, 4) >= 1);
+                for (unsigned j = 0; j < set.n; j++) {
+                        const md_array *x = &set.arrays[j];
+                        const md_mdstat_entry *f = md_mdstat_find(e, 4, x->name);
+                        double want;
+
+                        assert_non_null(f);
+                        if (md_array_progress_percent(x, &want) < 0)
+                                continue;
+                        assert_int_equal(md_mdstat_progress_percent(x, f, &pct), 0);
+                        assert_true(pct == want);
+                }
+                md_array_set_free(&set);
+                md_root_close(&r);
+        }
+
+        /* A raid10 check just started after a resync: 88 % in sysfs, 0 % live. */
+        a.sync_action = MD_SYNC_CHECK;
+        a.progress = (md_progress){ .kind = MD_PROGRESS_RUNNING, .done = 458752, .total = 520192 };
+        e[0] = (md_mdstat_entry){ .name = "md0", .active = true, .op = MD_MDSTAT_CHECK,
+                                  .done_kib = 0, .total_kib = 260096 };
+        assert_int_equal(md_mdstat_progress_percent(&a, &e[0], &pct), -ENODATA);
+        /* Its first checkpoint, behind the live position. */
+        a.progress.done = 32640;
+        e[0].done_kib = 20480;
+        assert_int_equal(md_mdstat_progress_percent(&a, &e[0], &pct), 0);
+        assert_true(pct > 6.27 && pct < 6.28);
+        /* No position in mdstat yet. */
+        e[0].op = MD_MDSTAT_IDLE;
+        assert_int_equal(md_mdstat_progress_percent(&a, &e[0], &pct), -ENODATA);
+        /* No operation. */
+        e[0].op = MD_MDSTAT_CHECK;
+        a.progress = (md_progress){ .kind = MD_PROGRESS_NONE };
+        assert_int_equal(md_mdstat_progress_percent(&a, &e[0], &pct), -ENODATA);
+        assert_int_equal(md_mdstat_progress_percent(NULL, &e[0], &pct), -EINVAL);
+}
+
 static void test_truncated(void **state) {
         static const char text[] = PERS "md0 : active raid1 sdb[1] sda[0]\n"
                                         "      1046528 blocks super 1.2 [2/2] [UU]\n";
@@ -330,6 +389,7 @@ static void test_read_grows(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_snapshot_no_arrays),
+                cmocka_unit_test(test_progress_checked_against_live),
                 cmocka_unit_test(test_snapshot_resync_bitmap),
                 cmocka_unit_test(test_snapshot_recovery),
                 cmocka_unit_test(test_snapshot_reshape),

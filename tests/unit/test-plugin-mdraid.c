@@ -607,10 +607,52 @@ static void test_progress_moves(void **state)
         v = mock_find("md0", "percent", "sync_progress");
         assert_non_null(v);
         first = v->value;
+        /* The kernel moves mdstat's live position with its checkpoint. */
         tree_write("sys/block/md0/md/sync_completed", "1046528 / 2093056\n");
+        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]", "[4/3] [UUU_]")
+                    "      [=========>...........]  recovery = 50.2% (525312/1046528) "
+                    "finish=0.8min speed=11108K/sec\n      \n");
         read_once();
         assert_value("md0", "percent", "sync_progress", 50.0);
         assert_true(first < 50.0);
+}
+
+/*
+ * Just after a check starts, 6.12 still shows the resync's last checkpoint in
+ * sync_completed while mdstat's live position is at 0: that is no progress of
+ * the check. Once both move, the checkpoint is reported again; so is one
+ * that mdstat cannot confirm when mdstat cannot be read.
+ */
+static void test_stale_checkpoint_is_not_progress(void **state)
+{
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_write("sys/block/md0/md/sync_action", "check\n");
+        tree_write("sys/block/md0/md/sync_completed", "1845888 / 2093056\n");
+        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]", "[4/4] [UUUU]")
+                    "      [>....................]  check =  0.0% (0/1046528) "
+                    "finish=0.0min speed=0K/sec\n      \n");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_null(mock_find("md0", "percent", "sync_progress"));
+        assert_actions("md0", "check", 0);
+
+        /* The check has no position in mdstat yet: no checkpoint of its own either. */
+        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]", "[4/4] [UUUU]") "      \n");
+        read_once();
+        assert_null(mock_find("md0", "percent", "sync_progress"));
+
+        tree_write("sys/block/md0/md/sync_completed", "32768 / 2093056\n");
+        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]", "[4/4] [UUUU]")
+                    "      [>....................]  check =  1.8% (18944/1046528) "
+                    "finish=1.4min speed=11108K/sec\n      \n");
+        read_once();
+        assert_value("md0", "percent", "sync_progress", 100.0 * 32768 / 2093056);
+
+        tree_write("sys/block/md0/md/sync_completed", "1845888 / 2093056\n");
+        tree_remove("proc/mdstat");
+        read_once();
+        assert_value("md0", "percent", "sync_progress", 100.0 * 1845888 / 2093056);
 }
 
 /* A garbage attribute: skipped, logged once, the rest still reported. */
@@ -893,6 +935,7 @@ int main(void)
                 T(test_unknown_option_is_refused),
                 T(test_missing_root_fails_init),
                 T(test_progress_moves),
+                T(test_stale_checkpoint_is_not_progress),
                 T(test_garbage_attribute_warns_once),
                 T(test_garbage_tunable_warns_once),
                 T(test_unreported_files_are_not_read),
