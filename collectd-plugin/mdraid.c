@@ -89,6 +89,8 @@ static const char *const mdraid_attr_files[MD_ATTR_TUNABLES] = {
         [MD_ATTR_BITMAP] = "md/bitmap/location",
         [MD_ATTR_IO] = "stat",
         [MD_ATTR_MEMBERS] = "md/dev-*",
+        [MD_ATTR_METADATA] = "md/metadata_version",
+        [MD_ATTR_MEMBER_OFFSETS] = "md/dev-*/offset",
 };
 
 /* ---- config ---------------------------------------------------------- */

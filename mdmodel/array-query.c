@@ -104,6 +104,24 @@ void md_array_disk_counts(const md_array *a, md_disk_counts *ret) {
         *ret = c;
 }
 
+bool md_array_moves_data_offset(const md_array *a) {
+        unsigned holders = 0;
+
+        if (!a)
+                return false;
+        for (unsigned i = 0; i < a->n_members; i++) {
+                const md_member *m = &a->members[i];
+
+                if (m->slot < 0)
+                        continue;
+                if (m->offset.kind != MD_V_NUMBER || m->new_offset.kind != MD_V_NUMBER ||
+                    m->offset.value == m->new_offset.value)
+                        return false;
+                holders++;
+        }
+        return holders > 0;
+}
+
 bool md_array_has_redundancy(const md_array *a) {
         if (!a || a->level < 0 || a->level >= _MD_LEVEL_MAX)
                 return false;

@@ -104,6 +104,18 @@ static void read_level_state(const array_dirs *d, md_array *a) {
                 a->bad |= BIT(MD_ATTR_ARRAY_STATE);
 }
 
+static void read_metadata(const array_dirs *d, md_array *a) {
+        char buf[MD_ATTR_MAX];
+        ssize_t n;
+
+        a->metadata = _MD_METADATA_INVALID;
+        if (!wanted(d, MD_ATTR_METADATA))
+                return;
+        n = read_attr(d, "md/metadata_version", buf, sizeof(buf));
+        if (n != -ENOENT && (n < 0 || md_parse_metadata(buf, (size_t) n, &a->metadata) < 0))
+                a->bad |= BIT(MD_ATTR_METADATA);
+}
+
 static void read_uuid(const array_dirs *d, md_array *a) {
         char buf[MD_ATTR_MAX];
         ssize_t n;
@@ -261,12 +273,13 @@ static int read_into(const array_dirs *d, const char *name, md_array *a) {
 
         snprintf(a->name, sizeof(a->name), "%s", name);
         read_level_state(d, a);
+        read_metadata(d, a);
         read_uuid(d, a);
         read_geometry(d, a);
         read_operation(d, a);
         read_tunables(d, a);
         if (wanted(d, MD_ATTR_MEMBERS))
-                md_members_read(&d->md, a);
+                md_members_read(&d->md, a, wanted(d, MD_ATTR_MEMBER_OFFSETS));
         else {
                 a->n_members = 0;
                 a->bad &= ~BIT(MD_ATTR_MEMBERS);

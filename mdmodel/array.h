@@ -54,6 +54,8 @@ typedef enum md_attr {
         MD_ATTR_BITMAP,   /* never unreadable: a bit only so that it can be left unread */
         MD_ATTR_IO,       /* sys/block/<name>/stat */
         MD_ATTR_MEMBERS,  /* a member folder or its state/slot was unreadable */
+        MD_ATTR_METADATA, /* md/metadata_version */
+        MD_ATTR_MEMBER_OFFSETS, /* each member's offset and new_offset (read with MD_ATTR_MEMBERS) */
         MD_ATTR_TUNABLES, /* first of _MD_T_ARRAY_MAX bits, one per array tunable */
         _MD_ATTR_MAX = MD_ATTR_TUNABLES + _MD_T_ARRAY_MAX,
 } md_attr;
@@ -78,6 +80,8 @@ typedef struct md_member {
         unsigned flags;             /* md_member_flag bits */
         int64_t slot;               /* -1 for "none" or unreadable */
         md_tval recovery_start;     /* sectors, NONE when not recovering */
+        md_tval offset;             /* where the data starts on the member, sectors */
+        md_tval new_offset;         /* where a reshape puts it; == offset unless it moves */
         md_member_role role;
 } md_member;
 
@@ -92,6 +96,7 @@ typedef struct md_array {
         md_newold chunk_size;  /* bytes */
         md_tval degraded;      /* number of missing members */
         md_tval reshape_position; /* sectors or NONE */
+        md_metadata metadata;  /* _MD_METADATA_INVALID when absent or unreadable */
         bool has_bitmap;
 
         md_member *members;    /* n_members valid entries, sorted by slot then name */
@@ -176,6 +181,17 @@ void md_array_disk_counts(const md_array *a, md_disk_counts *ret);
 
 /* The level can resync/recover (raid1/4/5/6/10). */
 bool md_array_has_redundancy(const md_array *a);
+
+/*
+ * A reshape that moves the data offset (each member's new_offset differs
+ * from its offset) writes the new layout into space nothing reads yet, so it
+ * needs no backup: mdadm leaves sync_max at max for it. Every other reshape
+ * (in-place level, layout or chunk changes, shrinks, grows without room)
+ * rewrites stripes in place, and mdadm steps sync_max to what it has backed
+ * up. True only when every member holding a slot has both offsets read and
+ * they differ; needs MD_ATTR_MEMBER_OFFSETS.
+ */
+bool md_array_moves_data_offset(const md_array *a);
 
 /* An operation runs (progress RUNNING) or waits (DELAYED). */
 bool md_array_busy(const md_array *a);

@@ -89,7 +89,7 @@ bool md_listing_knows(const char *name);
 int md_member_add(md_array *a, const char *entry);
 
 /* Reads the state, slot and recovery_start of every member md_listing_open found, then sorts them. */
-void md_members_read(const md_listing *l, md_array *a);
+void md_members_read(const md_listing *l, md_array *a, bool offsets);
 
 /*
  * fdcache.c: attribute files of a set's arrays kept open between reads,

@@ -29,7 +29,7 @@
 static const char *const names[] = {
         "array_state",    "bitmap",           "chunk_size",          "component_size",
         "degraded",       "group_thread_cnt", "last_sync_action",    "level",
-        "mismatch_cnt",   "raid_disks",       "reshape_position",    "stripe_cache_active",
+        "metadata_version", "mismatch_cnt",   "raid_disks",       "reshape_position",    "stripe_cache_active",
         "stripe_cache_size", "sync_action",   "sync_completed",      "sync_max",
         "sync_min",       "sync_speed",       "sync_speed_max",      "sync_speed_min",
         "uuid",

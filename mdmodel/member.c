@@ -119,8 +119,24 @@ static md_member_role member_role(const md_member *m, bool state_ok, bool slot_o
         return m->recovery_start.kind == MD_V_NUMBER ? MD_ROLE_REBUILDING : MD_ROLE_SPARE;
 }
 
+/* offset, new_offset: sectors. Absent when missing, unknown (and bad) when unreadable. */
+static md_tval read_offset(const md_listing *dir, const char *member, const char *attr, bool *bad) {
+        char buf[64];
+        md_tval v;
+        ssize_t n;
+
+        n = read_member_attr(dir, member, attr, buf, sizeof(buf));
+        if (n == -ENOENT)
+                return (md_tval){ .kind = MD_V_ABSENT };
+        if (n < 0 || md_parse_tval(buf, (size_t) n, &v) < 0 || v.kind != MD_V_NUMBER) {
+                *bad = true;
+                return (md_tval){ .kind = MD_V_UNKNOWN };
+        }
+        return v;
+}
+
 /* Fills everything but the name, which md_member_add set. */
-static void read_member(const md_listing *dir, md_member *m, bool *bad) {
+static void read_member(const md_listing *dir, md_member *m, bool offsets, bool *bad, bool *bad_offsets) {
         const char *name = m->name;
         bool state_ok, slot_ok;
 
@@ -136,6 +152,11 @@ static void read_member(const md_listing *dir, md_member *m, bool *bad) {
         else
                 m->recovery_start = read_recovery_start(dir, name, bad);
         m->role = member_role(m, state_ok, slot_ok);
+        if (offsets) {
+                m->offset = read_offset(dir, name, "offset", bad_offsets);
+                m->new_offset = read_offset(dir, name, "new_offset", bad_offsets);
+        } else
+                m->offset = m->new_offset = (md_tval){ .kind = MD_V_ABSENT };
         if (!state_ok || !slot_ok)
                 *bad = true;
 }
@@ -187,13 +208,15 @@ static void sort_members(md_member *m, unsigned n) {
         }
 }
 
-void md_members_read(const md_listing *l, md_array *a) {
+void md_members_read(const md_listing *l, md_array *a, bool offsets) {
         for (unsigned i = 0; i < a->n_members; i++) {
-                bool bad = false;
+                bool bad = false, bad_offsets = false;
 
-                read_member(l, &a->members[i], &bad);
+                read_member(l, &a->members[i], offsets, &bad, &bad_offsets);
                 if (bad)
                         a->bad |= UINT64_C(1) << MD_ATTR_MEMBERS;
+                if (bad_offsets)
+                        a->bad |= UINT64_C(1) << MD_ATTR_MEMBER_OFFSETS;
         }
         sort_members(a->members, a->n_members);
 }

@@ -166,6 +166,33 @@ int md_parse_sync_action(const char *buf, size_t len, md_sync_action *ret) {
         return 0;
 }
 
+/* metadata_version_show: "none", "external:...", or "MAJOR.MINOR". */
+int md_parse_metadata(const char *buf, size_t len, md_metadata *ret) {
+        size_t i;
+
+        if (!buf || !ret)
+                return -EINVAL;
+        len = strip_newline(buf, len);
+        if (equals(buf, len, "none")) {
+                *ret = MD_METADATA_NONE;
+                return 0;
+        }
+        if (len > 9 && memcmp(buf, "external:", 9) == 0) {
+                *ret = MD_METADATA_EXTERNAL;
+                return 0;
+        }
+        for (i = 0; i < len && is_digit(buf[i]); i++)
+                ;
+        if (i == 0 || i >= len || buf[i] != '.')
+                return -EINVAL;
+        for (i++; i < len && is_digit(buf[i]); i++)
+                ;
+        if (i != len || !is_digit(buf[len - 1]))
+                return -EINVAL;
+        *ret = MD_METADATA_NATIVE;
+        return 0;
+}
+
 /* The words of state_show in drivers/md/md.c. */
 static const struct {
         const char *word;

@@ -64,6 +64,19 @@ typedef enum md_sync_action {
         _MD_SYNC_ACTION_INVALID = -22,
 } md_sync_action;
 
+/*
+ * md/metadata_version: "none" (no superblock), a native version ("1.2",
+ * "0.90"), or "external:NAME" when user space keeps the metadata (IMSM, DDF:
+ * mdmon, and mdadm during a reshape, drive the array then).
+ */
+typedef enum md_metadata {
+        MD_METADATA_NONE,
+        MD_METADATA_NATIVE,
+        MD_METADATA_EXTERNAL,
+        _MD_METADATA_MAX,
+        _MD_METADATA_INVALID = -22,
+} md_metadata;
+
 /* Member state flags, one bit per word of dev-NAME/state. */
 typedef enum md_member_flag {
         MD_MEMBER_FAULTY = 1u << 0,
@@ -130,6 +143,7 @@ int md_parse_u64(const char *buf, size_t len, uint64_t *ret);
 int md_parse_level(const char *buf, size_t len, md_level *ret);
 int md_parse_array_state(const char *buf, size_t len, md_array_state *ret);
 int md_parse_sync_action(const char *buf, size_t len, md_sync_action *ret);
+int md_parse_metadata(const char *buf, size_t len, md_metadata *ret);
 
 /* "in_sync,write_mostly" -> flags. An empty list is valid (0). */
 int md_parse_member_state(const char *buf, size_t len, unsigned *ret_flags);

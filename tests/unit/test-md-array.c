@@ -282,6 +282,43 @@ static void test_snapshot_raid6_reshape(void **state) {
         md_array_disk_counts(a, &n);
         assert_int_equal(n.active, 5);
         assert_int_equal(n.missing, 0);
+        /* mdadm grew it into the room before the data: no backup needed. */
+        assert_int_equal(a->metadata, MD_METADATA_NATIVE);
+        assert_int_equal(a->members[0].offset.value, 4096);
+        assert_int_equal(a->members[0].new_offset.value, 1024);
+        assert_true(md_array_moves_data_offset(a));
+}
+
+/*
+ * A reshape in place (the data offset stays) needs mdadm's backup; so does
+ * one where a member's offsets cannot be read. External metadata is told
+ * apart from native.
+ */
+static void test_reshape_in_place_and_metadata(void **state) {
+        ctx *c = *state;
+        const md_array *a;
+
+        put(c, "md0", "md/dev-vdc/new_offset", "4096\n");
+        a = read_one(c, "md0");
+        assert_false(md_array_moves_data_offset(a));
+
+        put(c, "md0", "md/dev-vdc/new_offset", "1024\n");
+        a = read_one(c, "md0");
+        assert_true(md_array_moves_data_offset(a));
+
+        put(c, "md0", "md/dev-vdd/offset", "lots\n");
+        a = read_one(c, "md0");
+        assert_false(md_array_moves_data_offset(a));
+        assert_true(a->bad & MD_ATTR_BIT(MD_ATTR_MEMBER_OFFSETS));
+        assert_false(a->bad & MD_ATTR_BIT(MD_ATTR_MEMBERS));
+
+        put(c, "md0", "md/metadata_version", "external:/md127/0\n");
+        a = read_one(c, "md0");
+        assert_int_equal(a->metadata, MD_METADATA_EXTERNAL);
+        put(c, "md0", "md/metadata_version", "1.x\n");
+        a = read_one(c, "md0");
+        assert_int_equal(a->metadata, _MD_METADATA_INVALID);
+        assert_true(a->bad & MD_ATTR_BIT(MD_ATTR_METADATA));
 }
 
 static void test_snapshot_two_raid1_delayed(void **state) {
@@ -950,6 +987,7 @@ int main(void) {
                 T(test_snapshot_raid5_recovery, setup_03),
                 T(test_snapshot_raid1_bitmap, setup_01),
                 T(test_snapshot_raid6_reshape, setup_09),
+                T(test_reshape_in_place_and_metadata, setup_09),
                 T(test_snapshot_two_raid1_delayed, setup_10),
                 T(test_snapshot_no_arrays, setup_00),
                 cmocka_unit_test(test_name_valid),

@@ -106,6 +106,29 @@ static void test_array_state(void **state) {
         assert_null(md_array_state_to_string(_MD_ARRAY_STATE_MAX));
 }
 
+static void test_metadata(void **state) {
+        md_metadata m;
+
+        (void) state;
+        assert_int_equal(md_parse_metadata(S("1.2\n"), &m), 0);
+        assert_int_equal(m, MD_METADATA_NATIVE);
+        assert_int_equal(md_parse_metadata(S("0.90\n"), &m), 0);
+        assert_int_equal(m, MD_METADATA_NATIVE);
+        assert_int_equal(md_parse_metadata(S("none\n"), &m), 0);
+        assert_int_equal(m, MD_METADATA_NONE);
+        assert_int_equal(md_parse_metadata(S("external:imsm\n"), &m), 0);
+        assert_int_equal(m, MD_METADATA_EXTERNAL);
+        assert_int_equal(md_parse_metadata(S("external:/md127/0"), &m), 0);
+        assert_int_equal(m, MD_METADATA_EXTERNAL);
+        m = MD_METADATA_NONE;
+        assert_int_equal(md_parse_metadata(S("external:\n"), &m), -EINVAL);
+        assert_int_equal(md_parse_metadata(S("1.\n"), &m), -EINVAL);
+        assert_int_equal(md_parse_metadata(S(".2\n"), &m), -EINVAL);
+        assert_int_equal(md_parse_metadata(S("1.2x\n"), &m), -EINVAL);
+        assert_int_equal(md_parse_metadata(S(""), &m), -EINVAL);
+        assert_int_equal(m, MD_METADATA_NONE);
+}
+
 static void test_sync_action(void **state) {
         static const struct {
                 const char *text;
@@ -374,6 +397,7 @@ int main(void) {
                 cmocka_unit_test(test_u64),          cmocka_unit_test(test_u64_rejects),
                 cmocka_unit_test(test_level),        cmocka_unit_test(test_array_state),
                 cmocka_unit_test(test_sync_action),  cmocka_unit_test(test_member_state),
+                cmocka_unit_test(test_metadata),
                 cmocka_unit_test(test_tval),         cmocka_unit_test(test_tval_rejects),
                 cmocka_unit_test(test_newold),       cmocka_unit_test(test_newold_rejects),
                 cmocka_unit_test(test_progress),     cmocka_unit_test(test_progress_rejects),
