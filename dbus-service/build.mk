@@ -32,7 +32,7 @@ UNIT_TESTS += $(SERVICE_TESTS)
 
 $(SERVICE_TEST_SRC:%.c=$(BUILD)/%.o): override CPPFLAGS += $(SERVICE_CPPFLAGS) -Idbus-service
 
-$(SERVICE_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(SERVICE_CORE) $(MDMODEL_LIB)
+$(SERVICE_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(MD_FIXTURE_OBJ) $(SERVICE_CORE) $(MDMODEL_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(SERVICE_LIBS) -lcmocka
 

@@ -38,7 +38,25 @@ static bool append_changes(DBusMessageIter *it, const op_result *res) {
         return dbus_message_iter_close_container(it, &arr);
 }
 
-static DBusMessage *reply_changes(call *k, const op_result *res, bool with_path) {
+static bool append_held(DBusMessageIter *it, const op_result *res) {
+        DBusMessageIter arr, st;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "(ss)", &arr))
+                return false;
+        for (unsigned i = 0; i < res->n_held; i++) {
+                const char *name = res->held[i].name, *why = res->held[i].why;
+
+                if (!dbus_message_iter_open_container(&arr, DBUS_TYPE_STRUCT, NULL, &st) ||
+                    !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &name) ||
+                    !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &why) ||
+                    !dbus_message_iter_close_container(&arr, &st))
+                        return false;
+        }
+        return dbus_message_iter_close_container(it, &arr);
+}
+
+/* Restore's reply: the changes; Boost's also the tunables it left alone (@with_held). */
+static DBusMessage *reply_changes(call *k, const op_result *res, bool with_path, bool with_held) {
         DBusMessage *reply = dbus_message_new_method_return(k->m);
         char path[OBJECT_PATH_MAX];
         const char *p = path;
@@ -49,7 +67,7 @@ static DBusMessage *reply_changes(call *k, const op_result *res, bool with_path)
         snprintf(path, sizeof(path), ARRAYS_PATH "/%s", res->array);
         dbus_message_iter_init_append(reply, &it);
         if ((with_path && !dbus_message_iter_append_basic(&it, DBUS_TYPE_OBJECT_PATH, &p)) ||
-            !append_changes(&it, res)) {
+            !append_changes(&it, res) || (with_held && !append_held(&it, res))) {
                 dbus_message_unref(reply);
                 return NULL;
         }
@@ -85,7 +103,7 @@ static DBusMessage *do_boost(call *k, const char *spec, const char *profile_name
                 publish_after_write(k->c);
         if (r < 0)
                 return errors_reply(k->m, r, "%s", res.message);
-        return reply_changes(k, &res, manager);
+        return reply_changes(k, &res, manager, true);
 }
 
 static DBusMessage *do_restore(call *k, const char *spec, DBusMessageIter *opts) {
@@ -102,7 +120,7 @@ static DBusMessage *do_restore(call *k, const char *spec, DBusMessageIter *opts)
                 return errors_reply_text(k->m, r, res.message);
         if (r < 0)
                 return errors_reply(k->m, r, "%s", res.message);
-        return reply_changes(k, &res, false);
+        return reply_changes(k, &res, false, false);
 }
 
 DBusMessage *method_manager_boost(call *k) {

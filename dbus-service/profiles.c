@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "profiles.h"
+#include "syncmax.h"
 
 static const char *const profile_names[_PROFILE_MAX] = {
         [PROFILE_FAST] = "fast",
@@ -273,6 +274,7 @@ static int plan_check_array(const md_array *a, char *errbuf, size_t errlen) {
 int profile_plan(const plan_input *in, profile pr, const boost_options *o, plan *ret, char *errbuf,
                  size_t errlen) {
         const md_array *a = in->array;
+        syncmax_verdict v;
         plan p = {};
         int r;
 
@@ -289,12 +291,19 @@ int profile_plan(const plan_input *in, profile pr, const boost_options *o, plan 
         if (r < 0)
                 return r;
 
-        /* A numeric sync_max stops the operation at that sector: reshapes left
-         * there by an interrupted mdadm crawl at a few KB/s until it is "max". */
-        if (a->tunables[MD_T_SYNC_MAX].kind == MD_V_NUMBER)
-                plan_add(&p, a, MD_T_SYNC_MAX, 0, "max");
-        else if (a->tunables[MD_T_SYNC_MAX].kind == MD_V_UNKNOWN)
+        /* A numeric sync_max stops the operation at that sector; under a
+         * reshape it may be mdadm's backup window (syncmax.h). */
+        if (a->tunables[MD_T_SYNC_MAX].kind == MD_V_UNKNOWN)
                 return need_number(a, MD_T_SYNC_MAX, errbuf, errlen);
+        v = syncmax_judge(a, in->mdadm);
+        if (v == SYNCMAX_LIFT)
+                plan_add(&p, a, MD_T_SYNC_MAX, 0, "max");
+        else if (v != SYNCMAX_NOTHING) {
+                plan_hold *h = &p.held[p.n_held++];
+
+                h->tunable = MD_T_SYNC_MAX;
+                syncmax_explain(v, a, h->why, sizeof(h->why));
+        }
 
         r = plan_stripe_cache(in, pr, o, &p, errbuf, errlen);
         if (r < 0)

@@ -45,15 +45,26 @@ typedef struct plan_item {
         char text[PLAN_TEXT_MAX];    /* what is written: "50000", "max" */
 } plan_item;
 
+#define PLAN_WHY_MAX 320
+
+/* A tunable the profile would change and the plan leaves alone, and why. */
+typedef struct plan_hold {
+        md_tunable tunable;
+        char why[PLAN_WHY_MAX];
+} plan_hold;
+
 typedef struct plan {
         plan_item items[_MD_T_ARRAY_MAX]; /* in the order they are written */
         unsigned n;
+        plan_hold held[_MD_T_ARRAY_MAX];
+        unsigned n_held;
 } plan;
 
 typedef struct plan_input {
         const md_array *array;
         const profile_settings *settings;
         uint64_t budget_bytes;       /* what this array's stripe cache may pin: the budget minus other arrays' caches */
+        int mdadm;                   /* syncmax_mdadm_running(): 1, 0, or negative for unknown */
 } plan_input;
 
 const char *profile_to_string(profile p);

@@ -13,6 +13,7 @@
 #include "profiles.h"
 #include "restore.h"
 #include "service.h"
+#include "syncmax.h"
 
 uint64_t context_memory_budget(const context *c) {
         return c->mem_total / 100 * c->cfg.profiles.budget_percent;
@@ -129,6 +130,11 @@ static void changes_from_plan(const plan *p, op_result *res) {
                 tval_text(&p->items[i].old, ch->old, sizeof(ch->old));
                 snprintf(ch->new_text, sizeof(ch->new_text), "%s", p->items[i].text);
         }
+        res->n_held = p->n_held;
+        for (unsigned i = 0; i < p->n_held; i++) {
+                res->held[i].name = md_tunable_get(p->held[i].tunable)->name;
+                snprintf(res->held[i].why, sizeof(res->held[i].why), "%s", p->held[i].why);
+        }
 }
 
 /* After a failed write: keep in the journal only what could not be put back. */
@@ -208,6 +214,9 @@ static int boost_plan(context *c, const char *spec, const char *profile_name, co
         if (!a)
                 return -ENOENT;
         in = (plan_input){ .array = a, .settings = &c->cfg.profiles, .budget_bytes = budget_for(c, a) };
+        /* Only a numeric sync_max asks who drives the array. */
+        if (a->tunables[MD_T_SYNC_MAX].kind == MD_V_NUMBER)
+                in.mdadm = syncmax_mdadm_running(&c->root);
         r = profile_plan(&in, pr, o, ret_plan, errbuf, sizeof(errbuf));
         if (r < 0) {
                 snprintf(res->message, sizeof(res->message), "%s", errbuf);
@@ -286,6 +295,8 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         changes_from_plan(&p, res);
         if (o->dry_run)
                 return 0;
+        for (unsigned i = 0; i < res->n_held; i++)
+                log_notice("boost of %s leaves %s alone: %s", a->name, res->held[i].name, res->held[i].why);
 
         r = boost_save_originals(c, a, pr, &p, &before, &had_before, &e, res);
         if (r < 0)

@@ -12,6 +12,7 @@
 
 #include "context.h"
 #include "options.h"
+#include "profiles.h"
 
 struct caller;
 
@@ -21,10 +22,18 @@ typedef struct change {
         char new_text[64];  /* text written: "50000", "system" */
 } change;
 
+/* A tunable Boost left alone, and why (sync_max under mdadm: syncmax.h). */
+typedef struct hold {
+        const char *name;
+        char why[PLAN_WHY_MAX];
+} hold;
+
 typedef struct op_result {
         char array[MD_NAME_MAX + 1];
         change changes[_MD_T_ARRAY_MAX];
         unsigned n_changes;
+        hold held[_MD_T_ARRAY_MAX];
+        unsigned n_held;
         char message[1024]; /* on failure: what happened */
         bool complete;      /* the message also says what to do: no generic hint */
 } op_result;

@@ -172,7 +172,8 @@ static const char xml_object_manager[] =
 static const char xml_manager_methods[] =
         "  <method name=\"Boost\"><arg name=\"array\" type=\"s\" direction=\"in\"/>"
         "<arg name=\"profile\" type=\"s\" direction=\"in\"/><arg name=\"options\" type=\"a{sv}\" direction=\"in\"/>"
-        "<arg name=\"array_path\" type=\"o\" direction=\"out\"/><arg name=\"changes\" type=\"a(sss)\" direction=\"out\"/></method>\n"
+        "<arg name=\"array_path\" type=\"o\" direction=\"out\"/><arg name=\"changes\" type=\"a(sss)\" direction=\"out\"/>"
+        "<arg name=\"held\" type=\"a(ss)\" direction=\"out\"/></method>\n"
         "  <method name=\"Restore\"><arg name=\"array\" type=\"s\" direction=\"in\"/>"
         "<arg name=\"options\" type=\"a{sv}\" direction=\"in\"/><arg name=\"changes\" type=\"a(sss)\" direction=\"out\"/></method>\n"
         "  <method name=\"RestoreAll\"><arg name=\"options\" type=\"a{sv}\" direction=\"in\"/>"
@@ -181,7 +182,8 @@ static const char xml_manager_methods[] =
 
 static const char xml_array_methods[] =
         "  <method name=\"Boost\"><arg name=\"profile\" type=\"s\" direction=\"in\"/>"
-        "<arg name=\"options\" type=\"a{sv}\" direction=\"in\"/><arg name=\"changes\" type=\"a(sss)\" direction=\"out\"/></method>\n"
+        "<arg name=\"options\" type=\"a{sv}\" direction=\"in\"/><arg name=\"changes\" type=\"a(sss)\" direction=\"out\"/>"
+        "<arg name=\"held\" type=\"a(ss)\" direction=\"out\"/></method>\n"
         "  <method name=\"Restore\"><arg name=\"options\" type=\"a{sv}\" direction=\"in\"/>"
         "<arg name=\"changes\" type=\"a(sss)\" direction=\"out\"/></method>\n";
 

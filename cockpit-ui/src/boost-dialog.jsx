@@ -1,6 +1,7 @@
 // The Boost confirmation: asks the service what the chosen profile would
-// change (a dry run), lists it old -> new with the stripe cache's memory cost,
-// and boosts only when the admin confirms.
+// change (a dry run), lists it old -> new with the stripe cache's memory cost
+// and what the service would leave alone and why, and boosts only when the
+// admin confirms.
 import React, { useEffect, useState } from "react";
 import {
     Alert, AlertActionCloseButton, Button, Modal, ModalVariant, Radio, Spinner,
@@ -36,6 +37,14 @@ export const TunableText = ({ name, text }) => {
         </>
     );
 };
+
+// What Boost leaves alone and why, in the service's words.
+const HeldNotes = ({ held }) => held.map(([name, why]) => (
+    <Alert key={name} variant="warning" isInline isPlain className="mdb-held" data-tunable={name}
+           title={cockpit.format(_("$0 is left as it is"), name)}>
+        {why}
+    </Alert>
+));
 
 const ChangesTable = ({ changes, array, budget }) => {
     if (changes.length === 0)
@@ -103,7 +112,7 @@ export const BoostDialog = ({ client, path, array, profiles, budget, onClose }) 
                id="mdb-boost-dialog"
                footer={<>
                    <Button variant="primary" onClick={confirm} isLoading={busy}
-                           isDisabled={busy || !preview || preview.length === 0} id="mdb-boost-confirm">
+                           isDisabled={busy || !preview || preview.changes.length === 0} id="mdb-boost-confirm">
                        {_("Boost")}
                    </Button>
                    <Button variant="link" onClick={onClose}>{_("Cancel")}</Button>
@@ -119,7 +128,8 @@ export const BoostDialog = ({ client, path, array, profiles, budget, onClose }) 
             <h4 className="mdb-section-title">{_("What will change")}</h4>
             {previewError && <ErrorAlert error={previewError} title={_("The service could not compute the changes")} />}
             {!preview && !previewError && <Spinner size="md" aria-label={_("Asking the service")} />}
-            {preview && <ChangesTable changes={preview} array={array} budget={budget} />}
+            {preview && <ChangesTable changes={preview.changes} array={array} budget={budget} />}
+            {preview && <HeldNotes held={preview.held} />}
             <p className="mdb-muted mdb-note">
                 {_("Faster rebuilds take disk bandwidth from everything else on these disks. Restore puts every value back; mdboost also restores them by itself when the rebuild ends.")}
             </p>

@@ -120,12 +120,14 @@ export class MdBoostClient {
         return profiles.map(([name, description, rules]) => ({ name, description, rules }));
     }
 
-    // Returns the (name, old, new) triples Boost wrote or, with dryRun, would write.
+    // Returns { changes, held }: the (name, old, new) triples Boost wrote or,
+    // with dryRun, would write, and the (name, why) pairs of what it leaves
+    // alone (sync_max while mdadm may be driving a reshape).
     async boost(path, profile, dryRun) {
         const options = dryRun ? { dry_run: { t: "b", v: true } } : {};
-        const [changes] = await this.dbus.call(path, ARRAY_IFACE, "Boost", [profile, options],
-                                               { type: "sa{sv}" });
-        return changes;
+        const [changes, held] = await this.dbus.call(path, ARRAY_IFACE, "Boost", [profile, options],
+                                                     { type: "sa{sv}" });
+        return { changes, held: held || [] };
     }
 
     async restore(path) {

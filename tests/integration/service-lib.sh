@@ -488,6 +488,23 @@ mdb_changes() {
 		| .[] | @tsv'
 }
 
+# The tunables the last Boost reply left alone, as "name<TAB>why" lines.
+# Manager.Boost returns (o, a(sss), a(ss)); the array's Boost (a(sss), a(ss)).
+mdb_held() {
+	printf '%s' "$MDB_OUT" | jq -r '.data | if (.[0] | type) == "string" then .[2] else .[1] end
+		| .[] | @tsv'
+}
+
+# mdb_fake_process ROOT PID COMM ARG...: a process under the root's proc/,
+# as the service's look for mdadm sees it.
+mdb_fake_process() {
+	local root=$1 pid=$2 comm=$3
+	shift 3
+	mkdir -p "$root/proc/$pid"
+	printf '%s\n' "$comm" >"$root/proc/$pid/comm"
+	printf '%s\0' "$@" >"$root/proc/$pid/cmdline"
+}
+
 # Snapshots of the root, compared byte for byte.
 mdb_snapshot() {
 	rm -rf -- "$MDB_TMP/snap-$1"

@@ -242,6 +242,99 @@ static void test_sync_max_set_to_max(void **state) {
         assert_int_equal(item(&p, MD_T_SYNC_MAX)->old.value, 123456);
 }
 
+static int plan_mdadm(const md_array *a, int mdadm, plan *ret) {
+        char errbuf[256];
+        boost_options o = {};
+        plan_input in = { .array = a, .settings = &settings, .budget_bytes = 0, .mdadm = mdadm };
+
+        return profile_plan(&in, PROFILE_MAX, &o, ret, errbuf, sizeof(errbuf));
+}
+
+/* Each member moves its data offset, as mdadm grows into the room before the data. */
+static void set_offsets(md_array *a, md_member *m, unsigned n, uint64_t offset, uint64_t new_offset) {
+        for (unsigned i = 0; i < n; i++)
+                m[i] = (md_member){ .slot = (int64_t) i, .role = MD_ROLE_IN_SYNC,
+                                    .offset = num(offset), .new_offset = num(new_offset) };
+        a->members = m;
+        a->n_members = n;
+}
+
+/*
+ * sync_max under a reshape is mdadm's backup window: held, with the reason
+ * in the plan, whenever an mdadm may drive it or cannot be ruled out, when
+ * the reshape rewrites stripes in place, on external metadata and while
+ * frozen; lifted only for a reshape that moves the data offset with no
+ * mdadm running, and outside reshapes.
+ */
+static void test_sync_max_under_mdadm_is_held(void **state) {
+        md_member m[4];
+        md_array a = raid5();
+        plan p;
+
+        (void)state;
+        a.metadata = MD_METADATA_NATIVE;
+        a.sync_action = MD_SYNC_RESHAPE;
+        a.reshape_position = num(976896);
+        a.tunables[MD_T_SYNC_MAX] = num(65536);
+        set_offsets(&a, m, 4, 4096, 1024);
+
+        for (int mdadm = -5; mdadm <= 1; mdadm += 6) {
+                assert_int_equal(plan_mdadm(&a, mdadm, &p), 0);
+                assert_null(item(&p, MD_T_SYNC_MAX));
+                assert_int_equal(p.n_held, 1);
+                assert_int_equal(p.held[0].tunable, MD_T_SYNC_MAX);
+                assert_non_null(strstr(p.held[0].why, "sync_max stays at 65536"));
+                assert_non_null(strstr(p.held[0].why, "mdadm may be driving it"));
+                /* The rest of the boost goes ahead. */
+                assert_non_null(item(&p, MD_T_SYNC_SPEED_MIN));
+        }
+
+        /* No mdadm, and the data offset moves: no backup, so it may go. */
+        assert_int_equal(plan_mdadm(&a, 0, &p), 0);
+        assert_non_null(item(&p, MD_T_SYNC_MAX));
+        assert_int_equal(p.n_held, 0);
+
+        /* No mdadm, but in place: the backup decides. */
+        m[2].new_offset = num(4096);
+        assert_int_equal(plan_mdadm(&a, 0, &p), 0);
+        assert_null(item(&p, MD_T_SYNC_MAX));
+        assert_int_equal(p.n_held, 1);
+        assert_non_null(strstr(p.held[0].why, "mdadm --grow --continue /dev/md0"));
+        m[2].new_offset = num(1024);
+
+        /* Frozen with the position kept, or a position md keeps after a stop. */
+        a.sync_action = MD_SYNC_FROZEN;
+        assert_int_equal(plan_mdadm(&a, 1, &p), 0);
+        assert_null(item(&p, MD_T_SYNC_MAX));
+        a.sync_action = MD_SYNC_IDLE;
+        assert_int_equal(plan_mdadm(&a, 1, &p), 0);
+        assert_null(item(&p, MD_T_SYNC_MAX));
+        /* An unreadable position counts as a reshape. */
+        a.reshape_position = (md_tval){ .kind = MD_V_UNKNOWN };
+        assert_int_equal(plan_mdadm(&a, 1, &p), 0);
+        assert_int_equal(p.n_held, 1);
+
+        /* External metadata: never, whatever runs. */
+        a.reshape_position = (md_tval){ .kind = MD_V_NONE };
+        a.sync_action = MD_SYNC_RESYNC;
+        a.metadata = MD_METADATA_EXTERNAL;
+        assert_int_equal(plan_mdadm(&a, 0, &p), 0);
+        assert_null(item(&p, MD_T_SYNC_MAX));
+        assert_non_null(strstr(p.held[0].why, "external metadata"));
+
+        /* A resync held by an admin's number: lifted, mdadm or not. */
+        a.metadata = MD_METADATA_NATIVE;
+        assert_int_equal(plan_mdadm(&a, 1, &p), 0);
+        assert_non_null(item(&p, MD_T_SYNC_MAX));
+        assert_int_equal(p.n_held, 0);
+
+        /* Nothing to hold when it reads max. */
+        a.sync_action = MD_SYNC_RESHAPE;
+        a.tunables[MD_T_SYNC_MAX] = (md_tval){ .kind = MD_V_MAX };
+        assert_int_equal(plan_mdadm(&a, 1, &p), 0);
+        assert_int_equal(p.n_held, 0);
+}
+
 static void test_refused_levels_and_states(void **state) {
         md_array a = raid5();
         boost_options o = {};
@@ -353,6 +446,7 @@ int main(void) {
                 cmocka_unit_test(test_bounds),
                 cmocka_unit_test(test_raid1_has_no_stripe_cache),
                 cmocka_unit_test(test_sync_max_set_to_max),
+                cmocka_unit_test(test_sync_max_under_mdadm_is_held),
                 cmocka_unit_test(test_refused_levels_and_states),
                 cmocka_unit_test(test_reshape_keeps_four_chunks),
                 cmocka_unit_test(test_cache_memory),

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "syncmax.h"
+
+static bool reshape_under_way(const md_array *a) {
+        return a->sync_action == MD_SYNC_RESHAPE || a->sync_action == MD_SYNC_FROZEN ||
+               a->reshape_position.kind == MD_V_NUMBER || a->reshape_position.kind == MD_V_UNKNOWN;
+}
+
+syncmax_verdict syncmax_judge(const md_array *a, int mdadm) {
+        if (a->tunables[MD_T_SYNC_MAX].kind != MD_V_NUMBER)
+                return SYNCMAX_NOTHING;
+        if (a->metadata != MD_METADATA_NATIVE && a->metadata != MD_METADATA_NONE)
+                return SYNCMAX_HELD_EXTERNAL;
+        if (!reshape_under_way(a))
+                return SYNCMAX_LIFT;
+        if (mdadm != 0)
+                return SYNCMAX_HELD_MDADM;
+        if (!md_array_moves_data_offset(a))
+                return SYNCMAX_HELD_BACKUP;
+        return SYNCMAX_LIFT;
+}
+
+void syncmax_explain(syncmax_verdict v, const md_array *a, char *buf, size_t size) {
+        uint64_t at = a->tunables[MD_T_SYNC_MAX].value;
+
+        switch (v) {
+        case SYNCMAX_HELD_EXTERNAL:
+                snprintf(buf, size,
+                         "sync_max stays at %" PRIu64 ": %s has external metadata, whose user space "
+                         "(mdmon, mdadm) moves it; lifting it could corrupt data.", at, a->name);
+                break;
+        case SYNCMAX_HELD_MDADM:
+                snprintf(buf, size,
+                         "sync_max stays at %" PRIu64 ": %s is reshaping and mdadm may be driving it, "
+                         "advancing sync_max as it backs the data up; lifting it could corrupt data "
+                         "on a crash.", at, a->name);
+                break;
+        case SYNCMAX_HELD_BACKUP:
+                snprintf(buf, size,
+                         "sync_max stays at %" PRIu64 ": the reshape of %s rewrites stripes in place "
+                         "and needs mdadm's backup to pass it (mdadm --grow --continue /dev/%s).",
+                         at, a->name, a->name);
+                break;
+        default:
+                if (size)
+                        buf[0] = '\0';
+                break;
+        }
+}
+
+/* Monitors watch arrays and never drive an operation. */
+static bool only_monitors(const char *cmdline, size_t len) {
+        for (size_t i = 0; i < len; i += strlen(cmdline + i) + 1) {
+                const char *arg = cmdline + i;
+
+                if (strcmp(arg, "--monitor") == 0 || strcmp(arg, "-F") == 0 || strcmp(arg, "--follow") == 0)
+                        return true;
+        }
+        return false;
+}
+
+int syncmax_mdadm_running(const md_root *r) {
+        DIR *d;
+        struct dirent *de;
+        int fd, found = 0;
+
+        fd = openat(r->fd, "proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        d = fdopendir(fd);
+        if (!d) {
+                int e = -errno;
+                close(fd);
+                return e;
+        }
+        while (!found && (de = readdir(d))) {
+                char rel[sizeof(de->d_name) + 16], buf[4096];
+                ssize_t n;
+
+                if (de->d_name[0] < '1' || de->d_name[0] > '9' || strspn(de->d_name, "0123456789") != strlen(de->d_name))
+                        continue;
+                snprintf(rel, sizeof(rel), "proc/%s/comm", de->d_name);
+                n = md_root_read(r, rel, buf, sizeof(buf));
+                if (n < 0 || strcmp(buf, "mdadm\n") != 0)
+                        continue;
+                snprintf(rel, sizeof(rel), "proc/%s/cmdline", de->d_name);
+                n = md_root_read_file(r, rel, buf, sizeof(buf));
+                /* Gone meanwhile: not running. Unreadable or too long: it may drive. */
+                if (n == -ENOENT)
+                        continue;
+                if (n < 0 || !only_monitors(buf, (size_t) n))
+                        found = 1;
+        }
+        closedir(d);
+        return found;
+}
