@@ -91,6 +91,7 @@ static const char *const mdraid_attr_files[MD_ATTR_TUNABLES] = {
         [MD_ATTR_MEMBERS] = "md/dev-*",
         [MD_ATTR_METADATA] = "md/metadata_version",
         [MD_ATTR_MEMBER_OFFSETS] = "md/dev-*/offset",
+        [MD_ATTR_RESYNC_START] = "md/resync_start",
 };
 
 /* ---- config ---------------------------------------------------------- */

@@ -3,8 +3,29 @@
 
 #include "restore.h"
 
+bool restore_operation_completed(const md_array *a, md_sync_action op) {
+        const md_tval *sync_min = &a->tunables[MD_T_SYNC_MIN];
+
+        switch (op) {
+        case MD_SYNC_RESYNC:
+                return a->resync_start.kind == MD_V_NONE;
+        case MD_SYNC_RECOVER:
+                for (unsigned i = 0; i < a->n_members; i++)
+                        if (a->members[i].role == MD_ROLE_REBUILDING)
+                                return false;
+                return true;
+        case MD_SYNC_CHECK:
+        case MD_SYNC_REPAIR:
+                return sync_min->kind == MD_V_NUMBER && sync_min->value == 0;
+        case MD_SYNC_RESHAPE:
+                return a->reshape_position.kind == MD_V_NONE;
+        default:
+                return false;
+        }
+}
+
 int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARRAY_MAX],
-                         bool operation_over, restore_plan *ret) {
+                         bool kernel_forgot, restore_plan *ret) {
         restore_plan p = {};
 
         /* The reverse of the boost's order: the floor comes down before the ceiling. */
@@ -29,7 +50,7 @@ int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARR
                                 (restore_conflict){ .tunable = t, .written = *wrote, .current = *now };
                         continue;
                 }
-                if (operation_over && orig->kind == MD_V_NUMBER &&
+                if (kernel_forgot && orig->kind == MD_V_NUMBER &&
                     md_tunable_get(t)->forgotten_on_completion) {
                         p.forgotten[p.n_forgotten++] = t;
                         continue;

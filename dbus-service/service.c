@@ -508,7 +508,8 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
         journal_entry *found = journal_find(&c->journal, a->uuid);
         journal_entry e;
         restore_plan rp;
-        bool over;
+        md_sync_action op;
+        bool over, forgot = false;
         int r;
 
         snprintf(res->array, sizeof(res->array), "%s", a->name);
@@ -517,7 +518,9 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
         e = *found;
         /* An entry boosted while idle names the operation once one has started. */
         over = strcmp(e.operation, "idle") != 0 && a->sync_action == MD_SYNC_IDLE;
-        r = restore_plan_compute(&e, a->tunables, over, &rp);
+        if (over && md_parse_sync_action(e.operation, strlen(e.operation), &op) == 0)
+                forgot = restore_operation_completed(a, op);
+        r = restore_plan_compute(&e, a->tunables, forgot, &rp);
         if (r < 0) {
                 snprintf(res->message, sizeof(res->message), "The journal entry of %s is damaged; nothing was written.",
                          a->name);

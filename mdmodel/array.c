@@ -218,6 +218,7 @@ static void read_operation(const array_dirs *d, md_array *a) {
         a->sync_speed = read_tval(d, "md/sync_speed", a, MD_ATTR_SYNC_SPEED);
         a->mismatch_cnt = read_tval(d, "md/mismatch_cnt", a, MD_ATTR_MISMATCH_CNT);
         a->reshape_position = read_tval(d, "md/reshape_position", a, MD_ATTR_RESHAPE_POSITION);
+        a->resync_start = read_tval(d, "md/resync_start", a, MD_ATTR_RESYNC_START);
         read_io(d, a);
 }
 

@@ -56,6 +56,7 @@ typedef enum md_attr {
         MD_ATTR_MEMBERS,  /* a member folder or its state/slot was unreadable */
         MD_ATTR_METADATA, /* md/metadata_version */
         MD_ATTR_MEMBER_OFFSETS, /* each member's offset and new_offset (read with MD_ATTR_MEMBERS) */
+        MD_ATTR_RESYNC_START, /* md/resync_start */
         MD_ATTR_TUNABLES, /* first of _MD_T_ARRAY_MAX bits, one per array tunable */
         _MD_ATTR_MAX = MD_ATTR_TUNABLES + _MD_T_ARRAY_MAX,
 } md_attr;
@@ -97,6 +98,7 @@ typedef struct md_array {
         md_tval degraded;      /* number of missing members */
         md_tval reshape_position; /* sectors or NONE */
         md_metadata metadata;  /* _MD_METADATA_INVALID when absent or unreadable */
+        md_tval resync_start;  /* sectors in sync from the start; NONE when all of it is */
         bool has_bitmap;
 
         md_member *members;    /* n_members valid entries, sorted by slot then name */

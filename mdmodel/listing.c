@@ -27,12 +27,12 @@
 
 /* Names directly under md/ that the model reads, in strcmp order for bsearch. */
 static const char *const names[] = {
-        "array_state",    "bitmap",           "chunk_size",          "component_size",
-        "degraded",       "group_thread_cnt", "last_sync_action",    "level",
-        "metadata_version", "mismatch_cnt",   "raid_disks",       "reshape_position",    "stripe_cache_active",
-        "stripe_cache_size", "sync_action",   "sync_completed",      "sync_max",
-        "sync_min",       "sync_speed",       "sync_speed_max",      "sync_speed_min",
-        "uuid",
+        "array_state",       "bitmap",           "chunk_size",       "component_size",
+        "degraded",          "group_thread_cnt", "last_sync_action", "level",
+        "metadata_version",  "mismatch_cnt",     "raid_disks",       "reshape_position",
+        "resync_start",      "stripe_cache_active", "stripe_cache_size", "sync_action",
+        "sync_completed",    "sync_max",         "sync_min",         "sync_speed",
+        "sync_speed_max",    "sync_speed_min",   "uuid",
 };
 
 _Static_assert(sizeof(names) / sizeof(names[0]) <= MD_LISTING_NAMES, "raise MD_LISTING_NAMES");
