@@ -17,10 +17,12 @@ typedef struct config {
         profile_settings profiles;
         uint64_t poll_active_ms; /* while an operation runs or a boost is in place */
         uint64_t poll_idle_ms;
+        uint64_t reshape_stuck_ms; /* a reshape held at sync_max with nothing driving it this long is stuck */
 } config;
 
 #define CONFIG_DEFAULT                                                                             \
-        ((config){ .profiles = PROFILE_SETTINGS_DEFAULT, .poll_active_ms = 1000, .poll_idle_ms = 5000 })
+        ((config){ .profiles = PROFILE_SETTINGS_DEFAULT, .poll_active_ms = 1000, .poll_idle_ms = 5000, \
+                   .reshape_stuck_ms = 60000 })
 
 /* Parses @text over @c's current values. -EINVAL/-ERANGE name the line in @errbuf. */
 int config_parse(const char *text, config *c, char *errbuf, size_t errlen);

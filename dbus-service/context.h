@@ -12,6 +12,7 @@
 #include "journal.h"
 #include "loop.h"
 #include "root.h"
+#include "syncmax.h"
 
 /* From debian/changelog, through the Makefile: the version is written once. */
 #ifndef MDBOOSTD_VERSION
@@ -42,6 +43,7 @@ typedef struct array_object {
         char name[MD_NAME_MAX + 1];
         char path[OBJECT_PATH_MAX];
         prop_cache cache;
+        syncmax_watch reshape; /* is its reshape stuck at sync_max? */
 } array_object;
 
 struct auth_request;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,23 @@ static array_object *object_take(context *c, const char *name) {
         return NULL;
 }
 
+/* A reshape held at sync_max with nothing driving it: said once in the log, shown in Stuck. */
+static void watch_reshape(context *c, const md_array *a, array_object *o) {
+        char backup[PATH_MAX];
+        int mdadm = 0;
+
+        if (syncmax_at_limit(a))
+                mdadm = syncmax_mdadm_running(&c->root);
+        if (!syncmax_watch_update(&o->reshape, a, mdadm,
+                                  syncmax_backup_file(&c->root, a->name, backup, sizeof(backup)) == 0 ? backup : NULL,
+                                  loop_now_usec(), c->cfg.reshape_stuck_ms * 1000))
+                return;
+        if (o->reshape.stuck[0])
+                log_warning("%s", o->reshape.stuck);
+        else
+                log_notice("the reshape of %s is no longer stuck", a->name);
+}
+
 void monitor_publish(context *c, bool emit) {
         array_object *objs = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*objs));
         bool *is_new = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*is_new));
@@ -115,6 +133,7 @@ void monitor_publish(context *c, bool emit) {
         for (unsigned i = 0; i < c->n_objects; i++) {
                 const md_array *a = &c->arrays.arrays[i];
 
+                watch_reshape(c, a, &c->objects[i]);
                 if (is_new[i] && emit)
                         emit_added(c, &c->objects[i], a);
                 props_update(c, OBJ_ARRAY, a, c->objects[i].path, &c->objects[i].cache, emit && !is_new[i]);

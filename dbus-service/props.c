@@ -12,7 +12,7 @@ enum {
         P_NAME, P_DEVICE, P_UUID, P_LEVEL, P_STATE, P_SIZE, P_RAID_DISKS, P_CHUNK_SIZE, P_DEGRADED,
         P_CAN_BOOST, P_MEMBERS, P_ACTION, P_DELAYED, P_LAST_ACTION, P_PROGRESS, P_SYNC_COMPLETED,
         P_SYNC_TOTAL, P_SPEED, P_TIME_LEFT, P_MISMATCH, P_TUNABLES, P_STRIPE_MEMORY, P_BOOSTED,
-        P_PROFILE, P_BOOSTED_SINCE, P_ORIGINALS, _P_ARRAY_MAX,
+        P_PROFILE, P_BOOSTED_SINCE, P_ORIGINALS, P_STUCK, _P_ARRAY_MAX,
 };
 
 _Static_assert(_P_ARRAY_MAX <= PROPS_MAX, "PROPS_MAX holds every property");
@@ -44,6 +44,7 @@ static const prop_def array_props[_P_ARRAY_MAX] = {
         [P_PROFILE] = { "Profile", "s" },
         [P_BOOSTED_SINCE] = { "BoostedSince", "t" },
         [P_ORIGINALS] = { "Originals", "a{ss}" },
+        [P_STUCK] = { "Stuck", "s" },
 };
 
 enum { M_VERSION, M_SPEED_MIN, M_SPEED_MAX, M_BUDGET, M_ARRAYS, _M_MAX };
@@ -214,6 +215,11 @@ static bool add_array_prop2(const context *c, const md_array *a, unsigned idx, D
                 return add_u64(it, e ? e->since_usec : 0);
         case P_ORIGINALS:
                 return add_tvals(it, e ? e->originals : none);
+        case P_STUCK:
+                for (unsigned i = 0; i < c->n_objects; i++)
+                        if (strcmp(c->objects[i].name, a->name) == 0)
+                                return add_string(it, c->objects[i].reshape.stuck);
+                return add_string(it, "");
         default:
                 return false;
         }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -101,4 +102,68 @@ int syncmax_mdadm_running(const md_root *r) {
         }
         closedir(d);
         return found;
+}
+
+bool syncmax_at_limit(const md_array *a) {
+        const md_tval *max = &a->tunables[MD_T_SYNC_MAX];
+
+        if (max->kind != MD_V_NUMBER || !reshape_under_way(a))
+                return false;
+        if (a->sync_action == MD_SYNC_FROZEN)
+                return true;
+        return a->progress.kind == MD_PROGRESS_RUNNING && a->progress.done >= max->value;
+}
+
+static uint64_t reshape_position_of(const md_array *a) {
+        if (a->reshape_position.kind == MD_V_NUMBER)
+                return a->reshape_position.value;
+        return a->progress.kind == MD_PROGRESS_RUNNING ? a->progress.done : 0;
+}
+
+bool syncmax_watch_update(syncmax_watch *w, const md_array *a, int mdadm, const char *backup_file,
+                          uint64_t now_usec, uint64_t after_usec) {
+        char was[SYNCMAX_STUCK_MAX];
+        uint64_t pos = reshape_position_of(a);
+
+        snprintf(was, sizeof(was), "%s", w->stuck);
+        if (!syncmax_at_limit(a) || mdadm != 0) {
+                w->at_limit = false;
+                w->stuck[0] = '\0';
+        } else if (!w->at_limit || pos != w->position) {
+                w->at_limit = true;
+                w->position = pos;
+                w->since_usec = now_usec;
+                w->stuck[0] = '\0';
+        } else if (now_usec - w->since_usec >= after_usec && !w->stuck[0]) {
+                char resume[320];
+
+                /* A longer path is cut at 200 characters: the admin sees it is cut. */
+                if (backup_file)
+                        snprintf(resume, sizeof(resume), "mdadm --grow --continue /dev/%s --backup-file=%.200s",
+                                 a->name, backup_file);
+                else if (md_array_moves_data_offset(a))
+                        snprintf(resume, sizeof(resume), "mdadm --grow --continue /dev/%s", a->name);
+                else
+                        snprintf(resume, sizeof(resume),
+                                 "mdadm --grow --continue /dev/%s --backup-file=FILE (the backup file given to "
+                                 "mdadm --grow)", a->name);
+                snprintf(w->stuck, sizeof(w->stuck),
+                         "The reshape of %s has stopped at sync_max (sector %" PRIu64 ") and nothing drives it. "
+                         "Resume it safely with: %s", a->name, a->tunables[MD_T_SYNC_MAX].value, resume);
+        }
+        return strcmp(was, w->stuck) != 0;
+}
+
+int syncmax_backup_file(const md_root *r, const char *name, char *buf, size_t size) {
+        char rel[MD_NAME_MAX + 32];
+        ssize_t n;
+
+        if (size == 0)
+                return -EINVAL;
+        snprintf(rel, sizeof(rel), "run/mdadm/backup_file-%s", name);
+        n = readlinkat(r->fd, rel, buf, size - 1);
+        if (n < 0)
+                return -errno;
+        buf[n] = '\0';
+        return 0;
 }

@@ -48,3 +48,40 @@ void syncmax_explain(syncmax_verdict v, const md_array *a, char *buf, size_t siz
  * proc/ cannot be listed.
  */
 int syncmax_mdadm_running(const md_root *r);
+
+/*
+ * A reshape whose position has reached sync_max and stays there with
+ * nothing driving it (mdadm was killed, crashed, or the machine rebooted
+ * before mdadm-grow-continue ran) is stuck: md waits at sync_max for ever.
+ * Only mdadm, with the reshape's backup, may move it on safely.
+ */
+#define SYNCMAX_STUCK_MAX 512
+
+typedef struct syncmax_watch {
+        bool at_limit;                 /* seen at its limit on the last read */
+        uint64_t position;             /* where it stands there */
+        uint64_t since_usec;           /* since when */
+        char stuck[SYNCMAX_STUCK_MAX]; /* "" or why it is stuck and the command that resumes it */
+} syncmax_watch;
+
+/*
+ * Whether @a could be stuck now: a reshape (or a frozen one) held at a
+ * numeric sync_max. Only then is it worth asking who runs.
+ */
+bool syncmax_at_limit(const md_array *a);
+
+/*
+ * Pure. Updates @w from @a as read at @now_usec; @mdadm as
+ * syncmax_mdadm_running() found it (only asked when syncmax_at_limit());
+ * @backup_file the reshape's backup as mdadm recorded it, or NULL. After
+ * @after_usec at the limit with no mdadm, @w->stuck says so with the
+ * command. Returns true when @w->stuck changed.
+ */
+bool syncmax_watch_update(syncmax_watch *w, const md_array *a, int mdadm, const char *backup_file,
+                          uint64_t now_usec, uint64_t after_usec);
+
+/*
+ * The backup file mdadm --grow recorded for @name (the link
+ * run/mdadm/backup_file-NAME under @r), into @buf; -ENOENT when none.
+ */
+int syncmax_backup_file(const md_root *r, const char *name, char *buf, size_t size);

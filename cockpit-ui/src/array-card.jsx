@@ -2,7 +2,7 @@
 // tunables in effect (and the originals a boost saved), Boost and Restore.
 import React, { useState } from "react";
 import {
-    Button, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription,
+    Alert, Button, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription,
     DescriptionListGroup, DescriptionListTerm, Flex, FlexItem, Label, LabelGroup, Progress,
     ProgressMeasureLocation, Tooltip,
 } from "./pf.js";
@@ -177,6 +177,10 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                 {!array.CanBoost && array.Level &&
                     <p className="mdb-muted mdb-no-boost">{_("This array has no redundancy, so it never rebuilds and cannot be boosted.")}</p>}
                 {error && <ErrorAlert error={error} onClose={() => setError(null)} />}
+                {array.Stuck &&
+                    <Alert variant="danger" isInline className="mdb-stuck" title={_("The reshape is stuck")}>
+                        {array.Stuck}
+                    </Alert>}
                 <Operation array={array} />
                 {array.Boosted &&
                     <p className="mdb-boost-info">

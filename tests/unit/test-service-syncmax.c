@@ -92,10 +92,101 @@ static void test_no_proc_is_unknown(void **state) {
         free(d);
 }
 
+/* A raid6 reshape in place, held by mdadm's sync_max at 65536 sectors. */
+static md_array held_reshape(md_member m[4]) {
+        md_array a = { .name = "md0", .metadata = MD_METADATA_NATIVE, .sync_action = MD_SYNC_RESHAPE };
+
+        for (unsigned i = 0; i < 4; i++)
+                m[i] = (md_member){ .slot = (int64_t) i, .role = MD_ROLE_IN_SYNC,
+                                    .offset = { .kind = MD_V_NUMBER, .value = 4096 },
+                                    .new_offset = { .kind = MD_V_NUMBER, .value = 4096 } };
+        a.members = m;
+        a.n_members = 4;
+        a.tunables[MD_T_SYNC_MAX] = (md_tval){ .kind = MD_V_NUMBER, .value = 65536 };
+        a.reshape_position = (md_tval){ .kind = MD_V_NUMBER, .value = 196608 };
+        a.progress = (md_progress){ .kind = MD_PROGRESS_RUNNING, .done = 65536, .total = 2093056 };
+        return a;
+}
+
+#define SEC 1000000ull
+
+static void test_stuck_reshape(void **state) {
+        syncmax_watch w = {};
+        md_member m[4];
+        md_array a = held_reshape(m);
+
+        (void) state;
+        assert_true(syncmax_at_limit(&a));
+        /* At the limit: the clock starts; not stuck before a minute. */
+        assert_false(syncmax_watch_update(&w, &a, 0, NULL, 100 * SEC, 60 * SEC));
+        assert_false(syncmax_watch_update(&w, &a, 0, NULL, 159 * SEC, 60 * SEC));
+        assert_string_equal(w.stuck, "");
+        assert_true(syncmax_watch_update(&w, &a, 0, "/root/md0.backup", 160 * SEC, 60 * SEC));
+        assert_string_equal(w.stuck, "The reshape of md0 has stopped at sync_max (sector 65536) and nothing "
+                                     "drives it. Resume it safely with: mdadm --grow --continue /dev/md0 "
+                                     "--backup-file=/root/md0.backup");
+        /* Said once. */
+        assert_false(syncmax_watch_update(&w, &a, 0, "/root/md0.backup", 161 * SEC, 60 * SEC));
+
+        /* mdadm is back and steps sync_max on: no longer stuck. */
+        assert_true(syncmax_watch_update(&w, &a, 1, NULL, 162 * SEC, 60 * SEC));
+        assert_string_equal(w.stuck, "");
+        a.tunables[MD_T_SYNC_MAX].value = 131072;
+        assert_false(syncmax_at_limit(&a));
+        assert_false(syncmax_watch_update(&w, &a, 0, NULL, 300 * SEC, 60 * SEC));
+
+        /* Moving, then held again: the minute counts from the new stop. */
+        a.progress.done = 131072;
+        a.reshape_position.value = 393216;
+        assert_false(syncmax_watch_update(&w, &a, 0, NULL, 400 * SEC, 60 * SEC));
+        assert_false(syncmax_watch_update(&w, &a, 0, NULL, 459 * SEC, 60 * SEC));
+        assert_true(syncmax_watch_update(&w, &a, 0, NULL, 460 * SEC, 60 * SEC));
+        /* Without a recorded backup file, the command says which file it needs. */
+        assert_non_null(strstr(w.stuck, "--backup-file=FILE (the backup file given to mdadm --grow)"));
+
+        /* A frozen reshape that nothing drives is stuck too. */
+        w = (syncmax_watch){};
+        a.sync_action = MD_SYNC_FROZEN;
+        a.progress = (md_progress){ .kind = MD_PROGRESS_NONE };
+        assert_false(syncmax_watch_update(&w, &a, 0, NULL, 0, 60 * SEC));
+        assert_true(syncmax_watch_update(&w, &a, 0, NULL, 60 * SEC, 60 * SEC));
+
+        /* A reshape that moves the data offset resumes without a backup. */
+        w = (syncmax_watch){};
+        for (unsigned i = 0; i < 4; i++)
+                m[i].new_offset.value = 1024;
+        assert_false(syncmax_watch_update(&w, &a, 0, NULL, 0, 60 * SEC));
+        assert_true(syncmax_watch_update(&w, &a, 0, NULL, 60 * SEC, 60 * SEC));
+        assert_non_null(strstr(w.stuck, "Resume it safely with: mdadm --grow --continue /dev/md0"));
+        assert_null(strstr(w.stuck, "backup-file"));
+
+        /* A resync held by an admin's sync_max is not a reshape: never stuck. */
+        w = (syncmax_watch){};
+        a.sync_action = MD_SYNC_RESYNC;
+        a.reshape_position = (md_tval){ .kind = MD_V_NONE };
+        a.progress = (md_progress){ .kind = MD_PROGRESS_RUNNING, .done = 65536, .total = 2093056 };
+        a.tunables[MD_T_SYNC_MAX].value = 65536;
+        assert_false(syncmax_at_limit(&a));
+        assert_false(syncmax_watch_update(&w, &a, 0, NULL, 0, 60 * SEC));
+        assert_false(syncmax_watch_update(&w, &a, 0, NULL, 600 * SEC, 60 * SEC));
+}
+
+static void test_backup_file(void **state) {
+        char buf[256];
+
+        (void) state;
+        assert_int_equal(syncmax_backup_file(&root, "md0", buf, sizeof(buf)), -ENOENT);
+        assert_int_equal(md_fixture_symlink(dir, "run/mdadm/backup_file-md0", "/root/md0.backup"), 0);
+        assert_int_equal(syncmax_backup_file(&root, "md0", buf, sizeof(buf)), 0);
+        assert_string_equal(buf, "/root/md0.backup");
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_mdadm_running, setup, teardown),
                 cmocka_unit_test(test_no_proc_is_unknown),
+                cmocka_unit_test(test_stuck_reshape),
+                cmocka_unit_test_setup_teardown(test_backup_file, setup, teardown),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
