@@ -15,9 +15,11 @@ $(VM_MD_DUMP): $(BUILD)/tests/vm/md-dump.o $(MDMODEL_LIB)
 # runner's per-test time limit: the md model and the collectd plugin on raid1
 # and raid5, then on raid6 and raid10, and the service (on disks bounded to
 # 4 MB/s each, so that its recoveries last as long on an idle host as on a
-# loaded one; tests/vm/real-kernel says why). They need mdboostd and
+# loaded one; tests/vm/real-kernel says why), and the service beside mdadm
+# reshaping through its backup file. They need mdboostd and
 # mdraid.so, which `check` builds through `all`.
-INTEGRATION_TESTS += tests/vm/real-kernel-raid15 tests/vm/real-kernel-raid610 tests/vm/real-kernel-service
+INTEGRATION_TESTS += tests/vm/real-kernel-raid15 tests/vm/real-kernel-raid610 tests/vm/real-kernel-service \
+                     tests/vm/real-kernel-reshape
 
 # The rebuild benchmark in the VM; writes docs/benchmarks.md and its plot.
 DEB_PACKAGES  += gnuplot-nox jq
