@@ -18,9 +18,9 @@ int md_root_open_at(const md_root *r, const char *rel, md_root *ret) {
 
         if (!r || r->fd < 0 || !rel || rel[0] == '/' || !ret)
                 return -EINVAL;
-        fd = openat(r->fd, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        fd = md_openat_beneath(r->fd, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
-                return -errno;
+                return fd;
         ret->fd = fd;
         return 0;
 }
@@ -72,9 +72,9 @@ int md_dir_scan(const md_root *r, const char *rel, md_dir_cb cb, void *userdata)
 
         if (!r || r->fd < 0 || !rel || rel[0] == '/' || !cb)
                 return -EINVAL;
-        fd = openat(r->fd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+        fd = md_openat_beneath(r->fd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0)
-                return -errno;
+                return fd;
         k = md_dir_scan_fd(fd, cb, userdata);
         close(fd);
         return k;

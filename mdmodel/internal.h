@@ -4,6 +4,7 @@
 /* Shared by the library's own files; not part of its interface. */
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "array.h"
@@ -25,6 +26,24 @@ int md_dir_scan(const md_root *r, const char *rel, md_dir_cb cb, void *userdata)
 
 /* The same for a directory already open for reading at @fd, from where its offset is. */
 int md_dir_scan_fd(int fd, md_dir_cb cb, void *userdata);
+
+/*
+ * openat() of @rel below @dir_fd that cannot leave it (openat2
+ * RESOLVE_BENEATH): relative symlinks that stay below @dir_fd are followed,
+ * as sysfs's own are (sys/block/md0 -> ../devices/virtual/block/md0); an
+ * absolute symlink, or one whose ".." climbs out, fails with -EXDEV, and so
+ * do /proc's magic links. A test tree's link to /etc/passwd is never
+ * written through. Returns the fd or -errno.
+ */
+int md_openat_beneath(int dir_fd, const char *rel, int flags);
+
+/*
+ * md_openat_beneath of a regular file only: the path is opened O_PATH and
+ * checked first, so a FIFO, socket or device node is refused (-EINVAL,
+ * -EISDIR for a folder) without ever being opened; then the file that was
+ * checked is opened with @flags. Fills *ret_st when @ret_st is not NULL.
+ */
+int md_open_regular_beneath(int dir_fd, const char *rel, int flags, struct stat *ret_st);
 
 /* Opens @rel under @r as a new root (O_PATH directory): paths below it stay short. */
 int md_root_open_at(const md_root *r, const char *rel, md_root *ret);

@@ -79,17 +79,19 @@ static int listing_entry(const char *name, unsigned char type, ino_t ino, void *
 static int open_md(const md_root *dir, bool *ret_listable) {
         int fd;
 
-        fd = openat(dir->fd, "md", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+        fd = md_openat_beneath(dir->fd, "md", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
         if (fd >= 0) {
                 *ret_listable = true;
                 return fd;
         }
+        errno = -fd;
         if (errno == EACCES) {
-                fd = openat(dir->fd, "md", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                fd = md_openat_beneath(dir->fd, "md", O_PATH | O_DIRECTORY | O_CLOEXEC);
                 if (fd >= 0) {
                         *ret_listable = false;
                         return fd;
                 }
+                errno = -fd;
         }
         /* A file named md, or none: this block device is not an array. */
         if (errno == ENOENT || errno == ENOTDIR)

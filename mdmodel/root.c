@@ -11,12 +11,130 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+/* The path the kernel gives for @fd, through /proc; -errno when /proc cannot tell. */
+static int fd_path(int fd, char *buf, size_t size) {
+        char self[64];
+        ssize_t n;
+
+        snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+        n = readlink(self, buf, size - 1);
+        if (n < 0)
+                return -errno;
+        if ((size_t) n >= size - 1)
+                return -ENAMETOOLONG;
+        buf[n] = '\0';
+        return 0;
+}
+
+/*
+ * Without openat2 (Linux before 5.6, an old valgrind, a seccomp filter that
+ * does not know it): open as openat() does, then make sure the file reached
+ * lies below @dir_fd. Escapes are refused with EXDEV, as openat2 does.
+ */
+static int openat_checked(int dir_fd, const char *rel, int flags) {
+        char top[PATH_MAX], got[PATH_MAX];
+        size_t len;
+        int fd, k;
+
+        fd = openat(dir_fd, rel, flags);
+        if (fd < 0)
+                return -errno;
+        k = fd_path(dir_fd, top, sizeof(top));
+        if (k == 0 && strcmp(top, "/") == 0)
+                return fd;
+        if (k == 0)
+                k = fd_path(fd, got, sizeof(got));
+        len = strlen(top);
+        if (k == 0 && (strncmp(got, top, len) != 0 || (got[len] != '/' && got[len] != '\0')))
+                k = -EXDEV;
+        if (k < 0) {
+                close(fd);
+                return k;
+        }
+        return fd;
+}
+
+/* A ".." component: the library's own paths never climb, so any that does is refused. */
+static bool climbs(const char *rel) {
+        for (const char *p = rel; *p; p++)
+                if ((p == rel || p[-1] == '/') && p[0] == '.' && p[1] == '.' && (p[2] == '/' || p[2] == '\0'))
+                        return true;
+        return false;
+}
+
+int md_openat_beneath(int dir_fd, const char *rel, int flags) {
+        struct open_how how = {
+                .flags = (uint64_t) flags,
+                .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+        };
+        long fd;
+
+        if (climbs(rel))
+                return -EXDEV;
+        fd = syscall(SYS_openat2, dir_fd, rel, &how, sizeof(how));
+        if (fd >= 0)
+                return (int) fd;
+        if (errno != ENOSYS)
+                return -errno;
+        return openat_checked(dir_fd, rel, flags);
+}
+
+static int mode_error(mode_t mode) {
+        if (S_ISDIR(mode))
+                return -EISDIR;
+        return S_ISREG(mode) ? 0 : -EINVAL;
+}
+
+int md_open_regular_beneath(int dir_fd, const char *rel, int flags, struct stat *ret_st) {
+        char self[64];
+        struct stat st, again;
+        int path_fd, fd, k;
+
+        path_fd = md_openat_beneath(dir_fd, rel, O_PATH | O_CLOEXEC);
+        if (path_fd < 0)
+                return path_fd;
+        if (fstat(path_fd, &st) < 0) {
+                k = -errno;
+                close(path_fd);
+                return k;
+        }
+        k = mode_error(st.st_mode);
+        if (k < 0) {
+                close(path_fd);
+                return k;
+        }
+        /*
+         * Reopen exactly the inode that was checked through its magic link;
+         * without /proc, open the path again and make sure it is the same.
+         */
+        snprintf(self, sizeof(self), "/proc/self/fd/%d", path_fd);
+        fd = open(self, flags);
+        if (fd < 0 && errno == ENOENT) {
+                fd = md_openat_beneath(dir_fd, rel, flags | O_NOFOLLOW);
+                if (fd >= 0 && (fstat(fd, &again) < 0 || again.st_ino != st.st_ino || again.st_dev != st.st_dev)) {
+                        close(fd);
+                        fd = -ESTALE;
+                }
+        } else if (fd < 0)
+                fd = -errno;
+        close(path_fd);
+        if (fd >= 0 && ret_st)
+                *ret_st = st;
+        return fd;
+}
 
 int md_root_open(const char *path, md_root *ret) {
         int fd;
@@ -62,7 +180,7 @@ static int check_regular(int fd) {
 
 /* Validates the arguments and opens @rel for reading; the fd, or negative errno. */
 static int open_attr(const md_root *r, const char *rel, size_t size) {
-        int fd, k;
+        int k;
 
         k = rel_valid(r, rel);
         if (k < 0)
@@ -70,10 +188,7 @@ static int open_attr(const md_root *r, const char *rel, size_t size) {
         if (size == 0 || size > SSIZE_MAX)
                 return -EINVAL;
         /* O_NONBLOCK: opening a FIFO for reading must not wait for a writer. */
-        fd = openat(r->fd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        if (fd < 0)
-                return -errno;
-        return fd;
+        return md_openat_beneath(r->fd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 }
 
 /*
@@ -99,21 +214,25 @@ static ssize_t read_close(int fd, char *buf, size_t size, bool check_empty) {
         return n;
 }
 
-/* open_attr, then refuses anything but a regular file; the fd, or negative errno. */
+/* As open_attr, for a regular file only, checked before it is opened; the fd, or negative errno. */
 static int open_regular(const md_root *r, const char *rel, char *buf, size_t size) {
-        int fd, k;
+        int k;
 
         if (!buf)
                 return -EINVAL;
-        fd = open_attr(r, rel, size);
-        if (fd < 0)
-                return fd;
-        k = check_regular(fd);
-        if (k < 0) {
-                close(fd);
+        k = rel_valid(r, rel);
+        if (k < 0)
                 return k;
-        }
-        return fd;
+        if (size == 0 || size > SSIZE_MAX)
+                return -EINVAL;
+        return md_open_regular_beneath(r->fd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, NULL);
+}
+
+/* sysfs and procfs attributes take a write whole; only a test tree's copy is emptied first. */
+static bool is_kernel_fs(int fd) {
+        struct statfs sf;
+
+        return fstatfs(fd, &sf) == 0 && (sf.f_type == SYSFS_MAGIC || sf.f_type == PROC_SUPER_MAGIC);
 }
 
 ssize_t md_root_read(const md_root *r, const char *rel, char *buf, size_t size) {
@@ -190,15 +309,15 @@ int md_root_write(const md_root *r, const char *rel, const char *value) {
                 return -EINVAL;
 
         /*
-         * O_TRUNC is ignored by sysfs and procfs; on a fixture tree it leaves
-         * the file holding exactly the value written, as the kernel would.
-         * O_NONBLOCK keeps a FIFO without reader from blocking the open.
+         * Only a regular file beneath the root is opened, and only once it is
+         * known to be one is a test tree's copy emptied, so that it then
+         * holds exactly the value written, as the kernel's would.
          */
-        fd = openat(r->fd, rel, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_TRUNC);
+        fd = md_open_regular_beneath(r->fd, rel, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, NULL);
         if (fd < 0)
-                return -errno;
-        k = check_regular(fd);
-        if (k < 0) {
+                return fd;
+        if (!is_kernel_fs(fd) && ftruncate(fd, 0) < 0) {
+                k = -errno;
                 close(fd);
                 return k;
         }
@@ -217,16 +336,20 @@ int md_root_write(const md_root *r, const char *rel, const char *value) {
 
 int md_root_is_dir(const md_root *r, const char *rel) {
         struct stat st;
-        int k;
+        int fd, k;
 
         k = rel_valid(r, rel);
         if (k < 0)
                 return k;
-        /* Follows symlinks: on a real kernel sys/block/mdX is one. */
-        if (fstatat(r->fd, rel, &st, 0) < 0) {
-                if (errno == ENOENT || errno == ENOTDIR)
-                        return 0;
-                return -errno;
-        }
+        /* Follows symlinks beneath the root: on a real kernel sys/block/mdX is one. */
+        fd = md_openat_beneath(r->fd, rel, O_PATH | O_CLOEXEC);
+        if (fd == -ENOENT || fd == -ENOTDIR)
+                return 0;
+        if (fd < 0)
+                return fd;
+        k = fstat(fd, &st) < 0 ? -errno : 0;
+        close(fd);
+        if (k < 0)
+                return k;
         return S_ISDIR(st.st_mode) ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "md-fixture.h"
@@ -138,6 +139,23 @@ int md_fixture_symlink(const char *root, const char *rel, const char *target) {
         if (k < 0)
                 return k;
         if (symlink(target, path) < 0)
+                return -errno;
+        return 0;
+}
+
+int md_fixture_device(const char *root, const char *rel, unsigned major, unsigned minor) {
+        char path[PATH_MAX];
+        int k;
+
+        if (!root || !rel)
+                return -EINVAL;
+        k = join(root, rel, path, sizeof(path));
+        if (k < 0)
+                return k;
+        k = make_parents(path);
+        if (k < 0)
+                return k;
+        if (mknod(path, S_IFCHR | 0666, makedev(major, minor)) < 0)
                 return -errno;
         return 0;
 }

@@ -23,6 +23,9 @@ int md_fixture_mkdir(const char *root, const char *rel);
 /* Creates the symlink @root/@rel pointing to @target, creating parent folders. */
 int md_fixture_symlink(const char *root, const char *rel, const char *target);
 
+/* Creates the character device @major:@minor at @root/@rel (needs CAP_MKNOD), creating parent folders. */
+int md_fixture_device(const char *root, const char *rel, unsigned major, unsigned minor);
+
 /* Creates a FIFO at @root/@rel, creating parent folders. */
 int md_fixture_fifo(const char *root, const char *rel);
 

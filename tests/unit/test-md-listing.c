@@ -122,7 +122,9 @@ static void test_reads_like_plain_reader(void **state) {
         put(c, "elsewhere", "4\n");
         link_to(c, "degraded", "elsewhere");       /* symlink to a file: followed */
         link_to(c, "uuid", "uuid");                /* symlink loop */
-        link_to(c, "mismatch_cnt", "/dev/null");   /* a device */
+        /* A device, through a link that stays inside the array's folder. */
+        assert_int_equal(md_fixture_device(c->dir, "sys/block/md0/md/null-device", 1, 3), 0);
+        link_to(c, "mismatch_cnt", "null-device");
         assert_int_equal(md_fixture_fifo(c->dir, "sys/block/md0/md/sync_action"), 0);
         assert_int_equal(md_fixture_mkdir(c->dir, "sys/block/md0/md/chunk_size"), 0);
         put(c, "bitmap/location", "+8\n");

@@ -136,9 +136,13 @@ static void test_read_refuses(void **state) {
         assert_int_equal(md_root_read(&c->root, "loop1", buf, sizeof(buf)), -ELOOP);
         assert_int_equal(md_fixture_symlink(c->dir, "self", "self"), 0);
         assert_int_equal(md_root_read(&c->root, "self", buf, sizeof(buf)), -ELOOP);
-        /* A character device is not an attribute. */
+        /* An absolute link leaves the root: refused. A character device is not an attribute. */
         assert_int_equal(md_fixture_symlink(c->dir, "null", "/dev/null"), 0);
-        assert_int_equal(md_root_read(&c->root, "null", buf, sizeof(buf)), -EINVAL);
+        assert_int_equal(md_root_read(&c->root, "null", buf, sizeof(buf)), -EXDEV);
+        assert_int_equal(md_fixture_device(c->dir, "dev/null", 1, 3), 0);
+        assert_int_equal(md_fixture_symlink(c->dir, "to-null", "dev/null"), 0);
+        assert_int_equal(md_root_read(&c->root, "to-null", buf, sizeof(buf)), -EINVAL);
+        assert_int_equal(md_root_read(&c->root, "dev/null", buf, sizeof(buf)), -EINVAL);
         /* A path through a file. */
         assert_int_equal(md_fixture_write(c->dir, "f", "1\n"), 0);
         assert_int_equal(md_root_read(&c->root, "f/x", buf, sizeof(buf)), -ENOTDIR);
@@ -155,7 +159,8 @@ static void test_read_fifo(void **state) {
         assert_int_equal(md_root_read(&c->root, "sys/block/md0/md/level", buf, sizeof(buf)),
                          -EINVAL);
         assert_string_equal(buf, "sentinel");
-        assert_int_equal(md_root_write(&c->root, "sys/block/md0/md/level", "raid1"), -ENXIO);
+        /* Refused before it is opened: the open would have failed with ENXIO or waited. */
+        assert_int_equal(md_root_write(&c->root, "sys/block/md0/md/level", "raid1"), -EINVAL);
         assert_int_equal(md_root_is_dir(&c->root, "sys/block/md0/md/level"), 0);
 }
 
@@ -179,8 +184,9 @@ static void test_read_file(void **state) {
         assert_int_equal(md_root_read_file(&c->root, "missing", buf, LEN), -ENOENT);
         assert_int_equal(md_fixture_fifo(c->dir, "fifo"), 0);
         assert_int_equal(md_root_read_file(&c->root, "fifo", buf, LEN), -EINVAL);
-        /* A device that never ends is refused before it is read. */
-        assert_int_equal(md_fixture_symlink(c->dir, "zero", "/dev/zero"), 0);
+        /* A device that never ends is refused before it is opened. */
+        assert_int_equal(md_fixture_device(c->dir, "dev/zero", 1, 5), 0);
+        assert_int_equal(md_fixture_symlink(c->dir, "zero", "dev/zero"), 0);
         assert_int_equal(md_root_read_file(&c->root, "zero", buf, LEN), -EINVAL);
         assert_int_equal(md_root_read_file(&c->root, "proc/mdstat", NULL, LEN), -EINVAL);
         free(text);
@@ -227,8 +233,47 @@ static void test_write(void **state) {
         assert_int_equal(md_root_write(&c->root, "sys/block/md0/md/dir", "1"), -EISDIR);
         assert_int_equal(md_fixture_symlink(c->dir, "loop", "loop"), 0);
         assert_int_equal(md_root_write(&c->root, "loop", "1"), -ELOOP);
-        assert_int_equal(md_fixture_symlink(c->dir, "null", "/dev/null"), 0);
+        assert_int_equal(md_fixture_device(c->dir, "dev/null", 1, 3), 0);
+        assert_int_equal(md_fixture_symlink(c->dir, "null", "dev/null"), 0);
         assert_int_equal(md_root_write(&c->root, "null", "1"), -EINVAL);
+        assert_int_equal(md_fixture_symlink(c->dir, "abs-null", "/dev/null"), 0);
+        assert_int_equal(md_root_write(&c->root, "abs-null", "1"), -EXDEV);
+}
+
+/*
+ * A test tree's links that point out of it, absolute or by "..", are
+ * refused: the file outside is neither written nor emptied. A relative link
+ * that stays inside is followed as usual.
+ */
+static void test_writes_stay_beneath(void **state) {
+        char outside[4096], *other, buf[64];
+        ctx *c = *state;
+
+        assert_int_equal(md_fixture_new(&other), 0);
+        assert_int_equal(md_fixture_write(other, "victim", "precious\n"), 0);
+        snprintf(outside, sizeof(outside), "%s/victim", other);
+        assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0/md/stripe_cache_size", outside), 0);
+        assert_int_equal(md_root_write(&c->root, "sys/block/md0/md/stripe_cache_size", "1024"), -EXDEV);
+        assert_int_equal(md_root_read(&c->root, "sys/block/md0/md/stripe_cache_size", buf, sizeof(buf)), -EXDEV);
+        assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0/md/stripe_cache_size"), 0);
+        snprintf(outside, sizeof(outside), "../../../../../../../../../../../../..%s/victim", other);
+        assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0/md/stripe_cache_size", outside), 0);
+        assert_int_equal(md_root_write(&c->root, "sys/block/md0/md/stripe_cache_size", "1024"), -EXDEV);
+        assert_int_equal(md_root_write(&c->root, "../victim", "1024"), -EXDEV);
+        assert_int_equal(md_fixture_read(other, "victim", buf, sizeof(buf)), 9);
+        assert_string_equal(buf, "precious\n");
+
+        /* A relative link that stays inside, as sysfs's own do: followed and written. */
+        assert_int_equal(md_fixture_write(c->dir, "sys/devices/virtual/block/md0/md/stripe_cache_size", "256\n"), 0);
+        assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0/md/stripe_cache_size"), 0);
+        assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0/md/stripe_cache_size",
+                                            "../../../devices/virtual/block/md0/md/stripe_cache_size"), 0);
+        assert_int_equal(md_root_write(&c->root, "sys/block/md0/md/stripe_cache_size", "1024"), 0);
+        assert_int_equal(md_fixture_read(c->dir, "sys/devices/virtual/block/md0/md/stripe_cache_size", buf,
+                                         sizeof(buf)), 4);
+        assert_string_equal(buf, "1024");
+        md_fixture_rm(other);
+        free(other);
 }
 
 /* A write the kernel takes only partly is a failure: the value is not what was asked. */
@@ -282,6 +327,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_bad_arguments, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_write, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_short_write, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_writes_stay_beneath, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_is_dir, setup, teardown),
         };
 
