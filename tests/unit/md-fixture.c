@@ -143,7 +143,8 @@ int md_fixture_symlink(const char *root, const char *rel, const char *target) {
         return 0;
 }
 
-int md_fixture_device(const char *root, const char *rel, unsigned major, unsigned minor) {
+/* A FIFO or a device node at @root/@rel, its parents created. */
+static int make_node(const char *root, const char *rel, mode_t mode, dev_t dev) {
         char path[PATH_MAX];
         int k;
 
@@ -155,26 +156,17 @@ int md_fixture_device(const char *root, const char *rel, unsigned major, unsigne
         k = make_parents(path);
         if (k < 0)
                 return k;
-        if (mknod(path, S_IFCHR | 0666, makedev(major, minor)) < 0)
+        if (mknod(path, mode, dev) < 0)
                 return -errno;
         return 0;
 }
 
-int md_fixture_fifo(const char *root, const char *rel) {
-        char path[PATH_MAX];
-        int k;
+int md_fixture_device(const char *root, const char *rel, unsigned major, unsigned minor) {
+        return make_node(root, rel, S_IFCHR | 0666, makedev(major, minor));
+}
 
-        if (!root || !rel)
-                return -EINVAL;
-        k = join(root, rel, path, sizeof(path));
-        if (k < 0)
-                return k;
-        k = make_parents(path);
-        if (k < 0)
-                return k;
-        if (mkfifo(path, 0644) < 0)
-                return -errno;
-        return 0;
+int md_fixture_fifo(const char *root, const char *rel) {
+        return make_node(root, rel, S_IFIFO | 0644, 0);
 }
 
 ssize_t md_fixture_read(const char *root, const char *rel, char *buf, size_t size) {

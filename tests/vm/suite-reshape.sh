@@ -16,14 +16,8 @@
 # killed mdadm leaves sync_max at max, and the reshape simply runs on.
 set -u
 
-MDB_SERVICE_BIN=${MDB_SERVICE_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/build/mdboostd}
-. "$(dirname "$0")/../integration/service-lib.sh"
-. "$(dirname "$0")/lib.sh"
-
-[ -n "${MDBOOST_VM:-}" ] || { echo "suite-reshape.sh runs inside tests/vm/run-in-vm"; exit 2; }
-
-vm_pass() { mdb_pass "$@"; }
-vm_fail() { mdb_fail "$@"; }
+# shellcheck source=tests/vm/service-suite.sh
+. "$(dirname "$0")/service-suite.sh"
 
 # mdadm would ask systemd to run its reshape monitor; there is none here.
 export MDADM_NO_SYSTEMCTL=1

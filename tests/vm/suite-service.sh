@@ -21,15 +21,8 @@
 #     operation runs (EBUSY, Busy).
 set -u
 
-MDB_SERVICE_BIN=${MDB_SERVICE_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/build/mdboostd}
-. "$(dirname "$0")/../integration/service-lib.sh"
-. "$(dirname "$0")/lib.sh"
-
-[ -n "${MDBOOST_VM:-}" ] || { echo "suite-service.sh runs inside tests/vm/run-in-vm"; exit 2; }
-
-# One count of checks: lib.sh's helpers report through service-lib.sh's.
-vm_pass() { mdb_pass "$@"; }
-vm_fail() { mdb_fail "$@"; }
+# shellcheck source=tests/vm/service-suite.sh
+. "$(dirname "$0")/service-suite.sh"
 
 # The tunables a boost may touch, as the kernel prints them: the byte-for-byte
 # picture of an array that Restore must bring back.
