@@ -47,7 +47,8 @@ void syncmax_explain(syncmax_verdict v, const md_array *a, char *buf, size_t siz
         case SYNCMAX_HELD_BACKUP:
                 snprintf(buf, size,
                          "sync_max stays at %" PRIu64 ": the reshape of %s rewrites stripes in place "
-                         "and needs mdadm's backup to pass it (mdadm --grow --continue /dev/%s).",
+                         "and needs mdadm's backup to pass it (mdadm --grow --continue /dev/%s "
+                         "--backup-file=FILE, the file given to mdadm --grow).",
                          at, a->name, a->name);
                 break;
         default:

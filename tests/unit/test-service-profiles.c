@@ -299,7 +299,7 @@ static void test_sync_max_under_mdadm_is_held(void **state) {
         assert_int_equal(plan_mdadm(&a, 0, &p), 0);
         assert_null(item(&p, MD_T_SYNC_MAX));
         assert_int_equal(p.n_held, 1);
-        assert_non_null(strstr(p.held[0].why, "mdadm --grow --continue /dev/md0"));
+        assert_non_null(strstr(p.held[0].why, "mdadm --grow --continue /dev/md0 --backup-file=FILE"));
         m[2].new_offset = num(1024);
 
         /* Frozen with the position kept, or a position md keeps after a stop. */
