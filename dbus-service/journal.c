@@ -396,14 +396,26 @@ static int mkdir_parents(const char *path) {
 }
 
 int journal_open_dir(const char *path, int *ret_fd) {
+        struct stat st;
         int fd, r;
 
         r = mkdir_parents(path);
         if (r < 0)
                 return r;
-        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        /* The folder itself, never where a symlink in its place points. */
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
-                return -errno;
+                return errno == ENOTDIR || errno == ELOOP ? -ELOOP : -errno;
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        /* Anyone else who could write here could plant originals for Restore to write back. */
+        if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+                close(fd);
+                return -EPERM;
+        }
         *ret_fd = fd;
         return 0;
 }

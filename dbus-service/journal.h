@@ -84,7 +84,11 @@ int journal_load(int dir_fd, journal *ret, char *ret_moved_aside, size_t moved_l
 /* Writes @j atomically into @dir_fd. */
 int journal_save(int dir_fd, const journal *j);
 
-/* Creates @path (and parents) with mode 0700 when missing, and opens it. */
+/*
+ * Creates @path (and parents) with mode 0700 when missing, and opens it.
+ * Refuses a symlink in its place (-ELOOP) and a folder owned by another
+ * user or writable by group or others (-EPERM).
+ */
 int journal_open_dir(const char *path, int *ret_fd);
 
 journal_entry *journal_find(journal *j, const char *uuid);

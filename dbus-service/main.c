@@ -107,6 +107,11 @@ static int context_open(context *c, const args *a) {
                 return r;
         }
         r = journal_open_dir(a->state_dir, &c->state_fd);
+        if (r == -ELOOP || r == -EPERM) {
+                log_error("refusing the state directory %s: it must be a folder, not a symlink, owned by the "
+                          "service's user and writable by nobody else", a->state_dir);
+                return r;
+        }
         if (r < 0) {
                 log_error("cannot create the state directory %s: %s", a->state_dir, strerror(-r));
                 return r;

@@ -296,7 +296,31 @@ static void test_open_dir(void **state) {
         fd = -1;
         assert_int_equal(journal_open_dir(path, &fd), 0);
         close(fd);
+        /* Writable by others: refused. */
+        assert_int_equal(chmod(path, 0777), 0);
+        assert_int_equal(journal_open_dir(path, &fd), -EPERM);
+        assert_int_equal(chmod(path, 0720), 0);
+        assert_int_equal(journal_open_dir(path, &fd), -EPERM);
+        assert_int_equal(chmod(path, 0755), 0);
+        assert_int_equal(journal_open_dir(path, &fd), 0);
+        close(fd);
+        /* Owned by someone else: refused. */
+        if (geteuid() == 0) {
+                assert_int_equal(chown(path, 65534, 65534), 0);
+                assert_int_equal(journal_open_dir(path, &fd), -EPERM);
+        }
         rmdir(path);
+        /* A symlink in its place, even to a good folder: refused. */
+        {
+                char target[4096];
+
+                snprintf(target, sizeof(target), "%s/real", dir);
+                assert_int_equal(mkdir(target, 0700), 0);
+                assert_int_equal(symlink(target, path), 0);
+                assert_int_equal(journal_open_dir(path, &fd), -ELOOP);
+                unlink(path);
+                rmdir(target);
+        }
         snprintf(path, sizeof(path), "%s/a", dir);
         rmdir(path);
         remove_dir(dir);
