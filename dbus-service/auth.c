@@ -32,6 +32,7 @@ typedef struct auth_request {
         auth_state state;
         int result;
         caller who;
+        bool who_known;           /* the bus driver told us the caller's uid */
         DBusPendingCall *pending; /* the question that is out, if any */
 } auth_request;
 
@@ -64,8 +65,10 @@ static void request_decide(auth_request *req, int result) {
 
         req->state = AUTH_DONE;
         req->result = result;
-        if (result < 0)
+        if (result < 0 && req->who_known)
                 log_notice("denied %s to uid %u (%s)", req->action, req->who.uid, req->who.bus_name);
+        else if (result < 0)
+                log_notice("denied %s to %s, whose uid the bus did not tell", req->action, req->who.bus_name);
         /* auth_check() frees @req during the redispatch: the call must outlive it. */
         m = dbus_message_ref(req->msg);
         if (redispatch)
@@ -184,6 +187,7 @@ static void credentials_done(DBusPendingCall *pending, void *data) {
 
         if (reply && dbus_message_get_type(reply) == DBUS_MESSAGE_TYPE_METHOD_RETURN)
                 r = credentials_parse(reply, &req->who);
+        req->who_known = r == 0;
         if (reply)
                 dbus_message_unref(reply);
         dbus_pending_call_unref(pending);
