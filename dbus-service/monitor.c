@@ -82,13 +82,16 @@ static array_object *object_take(context *c, const char *name) {
 /* A reshape held at sync_max with nothing driving it: said once in the log, shown in Stuck. */
 static void watch_reshape(context *c, const md_array *a, array_object *o) {
         char backup[PATH_MAX];
+        const char *file = NULL;
         int mdadm = 0;
 
-        if (syncmax_at_limit(a))
+        /* Only an array held at its limit is worth a look at /proc and mdadm's link. */
+        if (syncmax_at_limit(a)) {
                 mdadm = syncmax_mdadm_running(&c->root);
-        if (!syncmax_watch_update(&o->reshape, a, mdadm,
-                                  syncmax_backup_file(&c->root, a->name, backup, sizeof(backup)) == 0 ? backup : NULL,
-                                  loop_now_usec(), c->cfg.reshape_stuck_ms * 1000))
+                if (syncmax_backup_file(&c->root, a->name, backup, sizeof(backup)) == 0)
+                        file = backup;
+        }
+        if (!syncmax_watch_update(&o->reshape, a, mdadm, file, loop_now_usec(), c->cfg.reshape_stuck_ms * 1000))
                 return;
         if (o->reshape.stuck[0])
                 log_warning("%s", o->reshape.stuck);

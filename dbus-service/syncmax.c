@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -69,40 +68,34 @@ static bool only_monitors(const char *cmdline, size_t len) {
         return false;
 }
 
+/* One entry of proc/: -EEXIST stops the listing at an mdadm that may drive. */
+static int mdadm_entry(const char *name, unsigned char type, ino_t ino, void *userdata) {
+        const md_root *r = userdata;
+        char rel[300], buf[4096];
+        ssize_t n;
+
+        (void) type;
+        (void) ino;
+        if (name[0] < '1' || name[0] > '9' || strspn(name, "0123456789") != strlen(name) || strlen(name) > 20)
+                return 0;
+        snprintf(rel, sizeof(rel), "proc/%s/comm", name);
+        n = md_root_read(r, rel, buf, sizeof(buf));
+        if (n < 0 || strcmp(buf, "mdadm\n") != 0)
+                return 0;
+        snprintf(rel, sizeof(rel), "proc/%s/cmdline", name);
+        n = md_root_read_file(r, rel, buf, sizeof(buf));
+        /* Gone meanwhile: not running. Unreadable or too long: it may drive. */
+        if (n == -ENOENT)
+                return 0;
+        return n < 0 || !only_monitors(buf, (size_t) n) ? -EEXIST : 0;
+}
+
 int syncmax_mdadm_running(const md_root *r) {
-        DIR *d;
-        struct dirent *de;
-        int fd, found = 0;
+        int k = md_dir_scan(r, "proc", mdadm_entry, (void *) r);
 
-        fd = openat(r->fd, "proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        d = fdopendir(fd);
-        if (!d) {
-                int e = -errno;
-                close(fd);
-                return e;
-        }
-        while (!found && (de = readdir(d))) {
-                char rel[sizeof(de->d_name) + 16], buf[4096];
-                ssize_t n;
-
-                if (de->d_name[0] < '1' || de->d_name[0] > '9' || strspn(de->d_name, "0123456789") != strlen(de->d_name))
-                        continue;
-                snprintf(rel, sizeof(rel), "proc/%s/comm", de->d_name);
-                n = md_root_read(r, rel, buf, sizeof(buf));
-                if (n < 0 || strcmp(buf, "mdadm\n") != 0)
-                        continue;
-                snprintf(rel, sizeof(rel), "proc/%s/cmdline", de->d_name);
-                n = md_root_read_file(r, rel, buf, sizeof(buf));
-                /* Gone meanwhile: not running. Unreadable or too long: it may drive. */
-                if (n == -ENOENT)
-                        continue;
-                if (n < 0 || !only_monitors(buf, (size_t) n))
-                        found = 1;
-        }
-        closedir(d);
-        return found;
+        if (k == -EEXIST)
+                return 1;
+        return k < 0 ? k : 0;
 }
 
 bool syncmax_at_limit(const md_array *a) {

@@ -10,20 +10,6 @@
 #include "array.h"
 #include "root.h"
 
-/*
- * Called for every entry of a directory except "." and "..", with its d_type
- * (DT_REG, DT_DIR, DT_LNK, ..., or DT_UNKNOWN on a filesystem that does not
- * say) and inode number. A negative return stops the listing and is returned.
- */
-typedef int (*md_dir_cb)(const char *name, unsigned char type, ino_t ino, void *userdata);
-
-/*
- * Lists the directory @rel under @r, reading entries with getdents64 into a
- * stack buffer (no DIR*, no allocation). -ENOENT / -ENOTDIR when @rel is not
- * a directory.
- */
-int md_dir_scan(const md_root *r, const char *rel, md_dir_cb cb, void *userdata);
-
 /* The same for a directory already open for reading at @fd, from where its offset is. */
 int md_dir_scan_fd(int fd, md_dir_cb cb, void *userdata);
 

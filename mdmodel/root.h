@@ -52,5 +52,19 @@ ssize_t md_root_read_file(const md_root *r, const char *rel, char *buf, size_t s
  */
 int md_root_write(const md_root *r, const char *rel, const char *value);
 
+/*
+ * Called for every entry of a directory except "." and "..", with its d_type
+ * (DT_REG, DT_DIR, DT_LNK, ..., or DT_UNKNOWN on a filesystem that does not
+ * say) and inode number. A negative return stops the listing and is returned.
+ */
+typedef int (*md_dir_cb)(const char *name, unsigned char type, ino_t ino, void *userdata);
+
+/*
+ * Lists the directory @rel under @r (beneath the root, as every open is),
+ * reading entries with getdents64 into a stack buffer (no DIR*, no
+ * allocation). -ENOENT / -ENOTDIR when @rel is not a directory.
+ */
+int md_dir_scan(const md_root *r, const char *rel, md_dir_cb cb, void *userdata);
+
 /* Returns 1 if @rel is a directory, 0 if not or absent, negative errno on other errors. */
 int md_root_is_dir(const md_root *r, const char *rel);
