@@ -65,22 +65,24 @@ void journal_free(journal *j) {
 
 /* ---- parsing ---- */
 
-static int copy_word(json_object *o, const char *key, char *buf, size_t size, bool required) {
+#define REJECT(why_buf, ...) (snprintf(why_buf, sizeof(((journal_reject *)0)->why), __VA_ARGS__), -EINVAL)
+
+static int copy_word(json_object *o, const char *key, char *buf, size_t size, bool required, char *why) {
         json_object *v;
         const char *s;
 
         if (!json_object_object_get_ex(o, key, &v))
-                return required ? -EINVAL : 0;
+                return required ? REJECT(why, "no \"%s\"", key) : 0;
         if (!json_object_is_type(v, json_type_string))
-                return -EINVAL;
+                return REJECT(why, "\"%s\" is not a string", key);
         s = json_object_get_string(v);
         if (strlen(s) >= size)
-                return -ERANGE;
+                return REJECT(why, "\"%s\" is longer than %zu characters", key, size - 1);
         strcpy(buf, s);
         return 0;
 }
 
-static int parse_tvals(json_object *o, const char *key, md_tval out[_MD_T_ARRAY_MAX]) {
+static int parse_tvals(json_object *o, const char *key, md_tval out[_MD_T_ARRAY_MAX], char *why) {
         json_object *map;
 
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
@@ -88,70 +90,80 @@ static int parse_tvals(json_object *o, const char *key, md_tval out[_MD_T_ARRAY_
         if (!json_object_object_get_ex(o, key, &map))
                 return 0;
         if (!json_object_is_type(map, json_type_object))
-                return -EINVAL;
+                return REJECT(why, "\"%s\" is not an object", key);
         json_object_object_foreach(map, name, val) {
                 md_tunable t = md_tunable_from_name(name);
                 const char *text;
-                int r;
 
-                if (t < 0 || t >= _MD_T_ARRAY_MAX || !json_object_is_type(val, json_type_string))
-                        return -EINVAL;
+                if (t < 0 || t >= _MD_T_ARRAY_MAX)
+                        return REJECT(why, "\"%s\" names an unknown tunable \"%.32s\"", key, name);
+                if (!json_object_is_type(val, json_type_string))
+                        return REJECT(why, "\"%s\" of %s is not a string", key, name);
                 text = json_object_get_string(val);
-                r = md_parse_tval(text, strlen(text), &out[t]);
-                if (r < 0)
-                        return r;
+                if (md_parse_tval(text, strlen(text), &out[t]) < 0)
+                        return REJECT(why, "\"%s\" of %s is no value md shows: \"%.24s\"", key, name, text);
         }
         return 0;
 }
 
-static int parse_entry(const char *uuid, json_object *o, journal_entry *ret) {
+static int parse_entry(const char *uuid, json_object *o, journal_entry *ret, char *why) {
         journal_entry e = {};
         json_object *since;
         int64_t s;
         int r;
 
-        if (!json_object_is_type(o, json_type_object) || strlen(uuid) != 36)
-                return -EINVAL;
-        r = md_parse_uuid(uuid, strlen(uuid), e.uuid);
-        if (r < 0)
-                return r;
-        r = copy_word(o, "array", e.array, sizeof(e.array), true);
+        if (strlen(uuid) != 36 || md_parse_uuid(uuid, strlen(uuid), e.uuid) < 0)
+                return REJECT(why, "the key is not an array UUID");
+        if (!json_object_is_type(o, json_type_object))
+                return REJECT(why, "the entry is not an object");
+        r = copy_word(o, "array", e.array, sizeof(e.array), true, why);
         if (r < 0)
                 return r;
         if (!md_name_valid(e.array))
-                return -EINVAL;
-        r = copy_word(o, "profile", e.profile, sizeof(e.profile), true);
-        if (r < 0)
-                return r;
-        r = copy_word(o, "operation", e.operation, sizeof(e.operation), true);
+                return REJECT(why, "\"array\" is not an md device name");
+        r = copy_word(o, "profile", e.profile, sizeof(e.profile), true, why);
+        if (r == 0)
+                r = copy_word(o, "operation", e.operation, sizeof(e.operation), true, why);
         if (r < 0)
                 return r;
         if (!json_object_object_get_ex(o, "since", &since) || !json_object_is_type(since, json_type_int))
-                return -EINVAL;
+                return REJECT(why, "no whole number \"since\"");
         s = json_object_get_int64(since);
         if (s < 0)
-                return -ERANGE;
+                return REJECT(why, "\"since\" is negative");
         e.since_usec = (uint64_t)s;
-        r = parse_tvals(o, "originals", e.originals);
-        if (r < 0)
-                return r;
-        r = parse_tvals(o, "written", e.written);
-        if (r < 0)
-                return r;
-        r = parse_tvals(o, "earlier", e.earlier);
-        if (r < 0)
-                return r;
-        r = copy_word(o, "fit", e.fit, sizeof(e.fit), false);
+        r = parse_tvals(o, "originals", e.originals, why);
+        if (r == 0)
+                r = parse_tvals(o, "written", e.written, why);
+        if (r == 0)
+                r = parse_tvals(o, "earlier", e.earlier, why);
+        if (r == 0)
+                r = copy_word(o, "fit", e.fit, sizeof(e.fit), false, why);
         if (r < 0)
                 return r;
         if (e.fit[0] && strcmp(e.fit, JOURNAL_FIT_PENDING) != 0 && strcmp(e.fit, JOURNAL_FIT_DONE) != 0 &&
             strcmp(e.fit, JOURNAL_FIT_FREE) != 0 && strcmp(e.fit, JOURNAL_FIT_HELD) != 0)
-                return -EINVAL;
+                return REJECT(why, "\"fit\" is an unknown state \"%s\"", e.fit);
         *ret = e;
         return 0;
 }
 
-static int parse_object(json_object *root, journal *j) {
+static void note_reject(journal_load_report *report, const char *key, json_object *entry, const char *why) {
+        journal_reject *k;
+
+        if (report->n_rejected++ >= JOURNAL_REJECT_MAX)
+                return;
+        k = &report->rejected[report->n_rejected - 1];
+        snprintf(k->key, sizeof(k->key), "%s", key);
+        /* The key is the file's own text, not escaped like the JSON below: keep the log one line. */
+        for (char *p = k->key; *p; p++)
+                if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+                        *p = '?';
+        snprintf(k->why, sizeof(k->why), "%s", why);
+        snprintf(k->held, sizeof(k->held), "%s", json_object_to_json_string_ext(entry, JSON_C_TO_STRING_PLAIN));
+}
+
+static int parse_object(json_object *root, journal *j, journal_load_report *report) {
         json_object *v, *boosts;
 
         if (!json_object_is_type(root, json_type_object))
@@ -166,10 +178,23 @@ static int parse_object(json_object *root, journal *j) {
             !json_object_is_type(boosts, json_type_object))
                 return -EINVAL;
         json_object_object_foreach(boosts, uuid, entry) {
+                char why[sizeof(((journal_reject *)0)->why)] = "";
                 journal_entry e;
-                int r = parse_entry(uuid, entry, &e);
-                if (r < 0)
+                int r = parse_entry(uuid, entry, &e, why);
+
+                if (r < 0 && !report)
                         return r;
+                if (r < 0) {
+                        note_reject(report, uuid, entry, why);
+                        continue;
+                }
+                /* The same array twice: neither can be trusted to be its originals. */
+                if (journal_find(j, e.uuid)) {
+                        if (!report)
+                                return -EINVAL;
+                        note_reject(report, uuid, entry, "a second entry for the same array");
+                        continue;
+                }
                 r = journal_put(j, &e);
                 if (r < 0)
                         return r;
@@ -177,8 +202,9 @@ static int parse_object(json_object *root, journal *j) {
         return 0;
 }
 
-int journal_parse(const char *text, journal *ret) {
+int journal_parse(const char *text, journal *ret, journal_load_report *report) {
         enum json_tokener_error jerr;
+        journal_load_report rep = {};
         journal j = {};
         json_object *root;
         int r;
@@ -186,12 +212,14 @@ int journal_parse(const char *text, journal *ret) {
         root = json_tokener_parse_verbose(text, &jerr);
         if (!root)
                 return -EINVAL;
-        r = parse_object(root, &j);
+        r = parse_object(root, &j, report ? &rep : NULL);
         json_object_put(root);
         if (r < 0) {
                 journal_free(&j);
                 return r;
         }
+        if (report)
+                *report = rep;
         *ret = j;
         return 0;
 }
@@ -267,18 +295,24 @@ finish:
 
 /* ---- files ---- */
 
-static int read_all(int dir_fd, const char *name, char **ret) {
+static int read_all(int dir_fd, const char *name, char **ret, size_t *ret_len) {
         struct stat st;
         size_t len = 0;
         char *buf;
-        int fd;
+        int fd, r = 0;
 
-        fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        /* O_NONBLOCK: a FIFO in its place must not hang the start. */
+        fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
         if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > JOURNAL_MAX_BYTES) {
+                return errno == ELOOP ? -EINVAL : -errno;
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
                 close(fd);
-                return -EINVAL;
+                return r;
+        }
+        if (!S_ISREG(st.st_mode) || st.st_size > JOURNAL_MAX_BYTES) {
+                close(fd);
+                return S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
         }
         buf = malloc((size_t)st.st_size + 1);
         if (!buf) {
@@ -289,44 +323,132 @@ static int read_all(int dir_fd, const char *name, char **ret) {
                 ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
                 if (n < 0 && errno == EINTR)
                         continue;
-                if (n <= 0)
+                if (n < 0) {
+                        r = -errno;
+                        break;
+                }
+                if (n == 0)
                         break;
                 len += (size_t)n;
         }
         close(fd);
+        if (r < 0) {
+                free(buf);
+                return r;
+        }
         buf[len] = 0;
         *ret = buf;
+        *ret_len = len;
         return 0;
 }
 
-int journal_load(int dir_fd, journal *ret, char *ret_moved_aside, size_t moved_len) {
-        char aside[64];
+/*
+ * A free name <base>-<unix seconds>[.N] in @dir_fd for a set-aside copy, put
+ * into @buf; @take makes it exist without replacing anything that is there
+ * (rename with RENAME_NOREPLACE, or create with O_EXCL) and returns 0, -EEXIST
+ * to try the next name, or another error.
+ */
+static int take_free_name(int dir_fd, const char *base, char *buf, size_t size,
+                          int (*take)(int dir_fd, const char *name, void *userdata), void *userdata) {
+        long long now = (long long)time(NULL);
+
+        for (unsigned n = 0; n < 1000; n++) {
+                int r;
+
+                if (n == 0)
+                        snprintf(buf, size, "%s-%lld", base, now);
+                else
+                        snprintf(buf, size, "%s-%lld.%u", base, now, n);
+                r = take(dir_fd, buf, userdata);
+                if (r != -EEXIST)
+                        return r;
+        }
+        return -EEXIST;
+}
+
+static int take_by_rename(int dir_fd, const char *name, void *userdata) {
+        (void)userdata;
+        if (renameat2(dir_fd, JOURNAL_FILE, dir_fd, name, RENAME_NOREPLACE) == 0)
+                return 0;
+        if (errno != EINVAL && errno != ENOSYS)
+                return -errno;
+        /* A file system without RENAME_NOREPLACE: a hard link never replaces either. */
+        if (linkat(dir_fd, JOURNAL_FILE, dir_fd, name, 0) < 0)
+                return -errno;
+        return unlinkat(dir_fd, JOURNAL_FILE, 0) < 0 ? -errno : 0;
+}
+
+typedef struct bytes {
+        const char *text;
+        size_t len;
+} bytes;
+
+static int write_all(int fd, const char *text, size_t len);
+
+static int take_by_copy(int dir_fd, const char *name, void *userdata) {
+        const bytes *b = userdata;
+        int fd, r;
+
+        fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0)
+                return -errno;
+        r = write_all(fd, b->text, b->len);
+        if (r == 0 && fsync(fd) < 0)
+                r = -errno;
+        if (close(fd) < 0 && r == 0)
+                r = -errno;
+        if (r < 0)
+                unlinkat(dir_fd, name, 0);
+        return r;
+}
+
+int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
+        journal_load_report rep = {};
+        size_t len = 0;
         char *text = NULL;
         journal j;
         int r;
 
-        r = read_all(dir_fd, JOURNAL_FILE, &text);
+        r = read_all(dir_fd, JOURNAL_FILE, &text, &len);
         if (r == -ENOENT) {
                 *ret = (journal){ .clean = true };
+                *report = rep;
                 return 0;
         }
-        if (r == -ENOMEM)
+        if (r < 0)
                 return r;
-        if (r == 0) {
-                r = journal_parse(text, &j);
+        /* A NUL inside is no JSON journal: json-c would stop reading there. */
+        r = strlen(text) == len ? journal_parse(text, &j, &rep) : -EINVAL;
+        if (r == -ENOMEM) {
                 free(text);
-                if (r == 0) {
-                        *ret = j;
-                        return 0;
+                return r;
+        }
+        if (r < 0) {
+                free(text);
+                rep = (journal_load_report){ .corrupt = true };
+                r = take_free_name(dir_fd, JOURNAL_FILE ".corrupt", rep.aside, sizeof(rep.aside), take_by_rename,
+                                   NULL);
+                if (r < 0)
+                        return r;
+                *ret = (journal){ .clean = true };
+                *report = rep;
+                return 0;
+        }
+        if (rep.n_rejected > 0) {
+                /* The copy keeps the bad entries byte for byte; the journal goes on without them. */
+                bytes b = { text, len };
+
+                r = take_free_name(dir_fd, JOURNAL_FILE ".rejected", rep.aside, sizeof(rep.aside), take_by_copy, &b);
+                if (r < 0) {
+                        free(text);
+                        journal_free(&j);
+                        return r;
                 }
         }
-        snprintf(aside, sizeof(aside), JOURNAL_FILE ".corrupt-%lld", (long long)time(NULL));
-        if (renameat(dir_fd, JOURNAL_FILE, dir_fd, aside) < 0)
-                return -errno;
-        if (ret_moved_aside)
-                snprintf(ret_moved_aside, moved_len, "%s", aside);
-        *ret = (journal){ .clean = true };
-        return 1;
+        free(text);
+        *ret = j;
+        *report = rep;
+        return 0;
 }
 
 static int write_all(int fd, const char *text, size_t len) {

@@ -57,6 +57,7 @@ typedef struct journal_entry {
         uint64_t io_usec;        /* not saved: CLOCK_MONOTONIC time io_sectors was read, 0 before */
         uint64_t users_usec;     /* not saved: when the array last had users, 0 before */
         uint64_t retry_usec; /* not saved: no automatic restore before this CLOCK_MONOTONIC time */
+        unsigned missing_polls; /* not saved: polls in a row that did not find the array */
 } journal_entry;
 
 typedef struct journal {
@@ -66,20 +67,45 @@ typedef struct journal {
         bool clean;
 } journal;
 
-/* Parses @text. -EINVAL (or -ERANGE) when it is not a journal; @ret is untouched then. */
-int journal_parse(const char *text, journal *ret);
+/* An entry of a journal file that was set aside rather than loaded. */
+#define JOURNAL_REJECT_MAX 8
+typedef struct journal_reject {
+        char key[40];   /* the entry's key (its UUID, or what stood there), cut short */
+        char why[96];   /* what was wrong with it */
+        char held[512]; /* the entry as JSON, cut short */
+} journal_reject;
+
+/* What journal_load() found besides the good entries. */
+typedef struct journal_load_report {
+        bool corrupt;    /* the file was no journal at all; every entry is in @aside */
+        unsigned n_rejected; /* entries set aside; the first JOURNAL_REJECT_MAX are in @rejected */
+        journal_reject rejected[JOURNAL_REJECT_MAX];
+        char aside[64];  /* the copy that keeps the file's bytes, "" when none was needed */
+} journal_load_report;
+
+/*
+ * Parses @text. -EINVAL (or -ERANGE) when it is not a journal; @ret is
+ * untouched then. Each entry is validated on its own: with @report NULL one
+ * bad entry refuses the whole text; otherwise the bad ones are listed in
+ * @report and the good ones returned.
+ */
+int journal_parse(const char *text, journal *ret, journal_load_report *report);
 
 /* Serialises @j; the caller frees the string. NULL on OOM. */
 char *journal_format(const journal *j);
 
 /*
  * Loads <dir>/boosts.json (dir is an O_DIRECTORY descriptor). A missing file
- * gives an empty, clean journal. A corrupt or truncated one is renamed to
- * boosts.json.corrupt-<unix seconds>, its new name is put in @ret_moved_aside
- * (when not NULL) and an empty journal is returned: returns 1 then, else 0.
- * Other errors return a negative errno.
+ * gives an empty, clean journal. A file that is no journal (corrupt,
+ * truncated, of another version) is renamed to boosts.json.corrupt-<unix
+ * seconds>[.N] and an empty journal returned. One whose entries are partly
+ * bad is copied to boosts.json.rejected-<unix seconds>[.N], and the good
+ * entries returned. Names already taken are never overwritten. @report says
+ * what was set aside. A file that cannot be read (EACCES, EIO, larger than
+ * 4 MiB: -EFBIG, not a regular file: -EINVAL) is an error: it may hold
+ * originals, so it is left where it is.
  */
-int journal_load(int dir_fd, journal *ret, char *ret_moved_aside, size_t moved_len);
+int journal_load(int dir_fd, journal *ret, journal_load_report *report);
 
 /* Writes @j atomically into @dir_fd. */
 int journal_save(int dir_fd, const journal *j);

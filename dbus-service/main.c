@@ -91,7 +91,8 @@ static int parse_args(int argc, char *argv[], args *ret) {
 }
 
 static int context_open(context *c, const args *a) {
-        char errbuf[256], aside[64] = "";
+        journal_load_report report;
+        char errbuf[256];
         int r;
 
         *c = (context){ .root = MD_ROOT_NULL, .state_fd = -1, .cfg = CONFIG_DEFAULT, .root_path = a->root,
@@ -116,14 +117,27 @@ static int context_open(context *c, const args *a) {
                 log_error("cannot create the state directory %s: %s", a->state_dir, strerror(-r));
                 return r;
         }
-        r = journal_load(c->state_fd, &c->journal, aside, sizeof(aside));
+        r = journal_load(c->state_fd, &c->journal, &report);
         if (r < 0) {
-                log_error("cannot read %s/%s: %s", a->state_dir, JOURNAL_FILE, strerror(-r));
+                log_error("cannot read %s/%s: %s; not starting, because it may hold the originals of boosted "
+                          "arrays: make it readable, or move it aside by hand to start without them",
+                          a->state_dir, JOURNAL_FILE, r == -EINVAL ? "not a regular file" : strerror(-r));
                 return r;
         }
-        if (r > 0)
+        if (report.corrupt)
                 log_warning("%s/%s was corrupt or truncated; moved aside as %s/%s, starting with no boosts",
-                            a->state_dir, JOURNAL_FILE, a->state_dir, aside);
+                            a->state_dir, JOURNAL_FILE, a->state_dir, report.aside);
+        for (unsigned i = 0; i < report.n_rejected && i < JOURNAL_REJECT_MAX; i++)
+                log_warning("%s/%s: set aside the entry %s (%s); it held %s", a->state_dir, JOURNAL_FILE,
+                            report.rejected[i].key, report.rejected[i].why, report.rejected[i].held);
+        if (report.n_rejected > JOURNAL_REJECT_MAX)
+                log_warning("%s/%s: set aside %u more entries", a->state_dir, JOURNAL_FILE,
+                            report.n_rejected - JOURNAL_REJECT_MAX);
+        if (report.n_rejected > 0)
+                log_warning("%s/%s: %u entr%s set aside, the file as it was is kept as %s/%s; the other %u "
+                            "boost%s are followed as usual", a->state_dir, JOURNAL_FILE, report.n_rejected,
+                            report.n_rejected == 1 ? "y was" : "ies were", a->state_dir, report.aside,
+                            c->journal.n, c->journal.n == 1 ? "" : "s");
         return loop_init(&c->loop);
 }
 

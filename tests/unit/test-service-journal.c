@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The boost journal: round trip, atomic save, corrupt and truncated files moved aside. */
+/* The boost journal: round trip, atomic save, corrupt files moved aside, bad entries set aside. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -80,7 +80,7 @@ static void test_round_trip(void **state) {
         assert_non_null(strstr(text, "\"held\""));
         assert_non_null(strstr(text, "\"200000 (system)\""));
         assert_non_null(strstr(text, "\"earlier\""));
-        assert_int_equal(journal_parse(text, &back), 0);
+        assert_int_equal(journal_parse(text, &back, NULL), 0);
         free(text);
         assert_int_equal(back.n, 2);
         assert_false(back.clean);
@@ -134,11 +134,60 @@ static void test_parse_refuses(void **state) {
 
         (void)state;
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-                int r = journal_parse(bad[i], &j);
+                int r = journal_parse(bad[i], &j, NULL);
                 if (r == 0)
                         fail_msg("accepted: %s", bad[i]);
                 assert_int_equal(j.n, 42);
         }
+}
+
+/*
+ * Told to, the parser keeps every good entry and lists the bad ones with
+ * why: one entry a newer version wrote (a tunable this one does not know, a
+ * longer profile word) must not cost the other arrays their originals.
+ */
+static void test_parse_sets_aside_bad_entries(void **state) {
+        static const char text[] =
+                "{\"version\":1,\"clean\":false,\"boosts\":{"
+                "\"" UUID1 "\":{\"array\":\"md0\",\"profile\":\"fast\",\"operation\":\"recover\",\"since\":1,"
+                "\"originals\":{\"sync_speed_min\":\"1000 (system)\",\"sync_future_depth\":\"32\"}},"
+                "\"" UUID2 "\":{\"array\":\"md1\",\"profile\":\"fast\",\"operation\":\"recover\",\"since\":2,"
+                "\"originals\":{\"sync_speed_min\":\"1000 (system)\"},"
+                "\"written\":{\"sync_speed_min\":\"50000 (local)\"}},"
+                "\"22222222-2222-3333-4444-555555555555\":{\"array\":\"md2\",\"profile\":\"a-much-longer-profile\","
+                "\"operation\":\"resync\",\"since\":3},"
+                "\"bad\\nkey\":{}}}";
+        journal_load_report rep;
+        journal j = { .n = 42 };
+
+        (void)state;
+        /* Strict, as a round trip wants it: refused whole. */
+        assert_int_equal(journal_parse(text, &j, NULL), -EINVAL);
+        assert_int_equal(j.n, 42);
+
+        assert_int_equal(journal_parse(text, &j, &rep), 0);
+        assert_int_equal(j.n, 1);
+        assert_string_equal(j.entries[0].uuid, UUID2);
+        assert_int_equal(j.entries[0].originals[MD_T_SYNC_SPEED_MIN].value, 1000);
+        assert_false(j.clean);
+        assert_false(rep.corrupt);
+        assert_int_equal(rep.n_rejected, 3);
+        for (unsigned i = 0; i < 3; i++) {
+                const journal_reject *k = &rep.rejected[i];
+
+                if (strcmp(k->key, UUID1) == 0) {
+                        assert_non_null(strstr(k->why, "unknown tunable \"sync_future_depth\""));
+                        assert_non_null(strstr(k->held, "\"sync_future_depth\":\"32\""));
+                } else if (strcmp(k->key, "22222222-2222-3333-4444-555555555555") == 0) {
+                        assert_non_null(strstr(k->why, "\"profile\" is longer than"));
+                        assert_non_null(strstr(k->held, "a-much-longer-profile"));
+                } else {
+                        /* The key as the file had it, made one printable line. */
+                        assert_string_equal(k->key, "bad?key");
+                        assert_non_null(strstr(k->why, "not an array UUID"));
+                }
+        }
+        journal_free(&j);
 }
 
 static char *make_dir(void) {
@@ -182,6 +231,7 @@ static void list_dir(const char *path, char *buf, size_t size) {
 static void test_save_load(void **state) {
         char *dir = make_dir(), names[512], path[4096];
         journal j = { .clean = false }, back;
+        journal_load_report rep;
         journal_entry e = entry(UUID1, "md0");
         struct stat st;
         int fd;
@@ -191,7 +241,7 @@ static void test_save_load(void **state) {
         assert_true(fd >= 0);
 
         /* Nothing saved yet: an empty, clean journal. */
-        assert_int_equal(journal_load(fd, &back, NULL, 0), 0);
+        assert_int_equal(journal_load(fd, &back, &rep), 0);
         assert_int_equal(back.n, 0);
         assert_true(back.clean);
 
@@ -204,7 +254,7 @@ static void test_save_load(void **state) {
         assert_int_equal(stat(path, &st), 0);
         assert_int_equal(st.st_mode & 0777, 0600);
 
-        assert_int_equal(journal_load(fd, &back, NULL, 0), 0);
+        assert_int_equal(journal_load(fd, &back, &rep), 0);
         assert_int_equal(back.n, 1);
         assert_false(back.clean);
         assert_entry_equal(&back.entries[0], &e);
@@ -214,7 +264,7 @@ static void test_save_load(void **state) {
         assert_int_equal(journal_remove(&j, UUID1), 0);
         j.clean = true;
         assert_int_equal(journal_save(fd, &j), 0);
-        assert_int_equal(journal_load(fd, &back, NULL, 0), 0);
+        assert_int_equal(journal_load(fd, &back, &rep), 0);
         assert_int_equal(back.n, 0);
         assert_true(back.clean);
 
@@ -225,30 +275,65 @@ static void test_save_load(void **state) {
         free(dir);
 }
 
-static void check_moved_aside(const char *content, size_t len) {
-        char *dir = make_dir(), names[512], aside[64] = "", path[4096];
-        journal back = { .n = 5 };
+static void write_file(const char *dir, const char *name, const char *content, size_t len) {
+        char path[4096];
         FILE *f;
-        int fd;
 
-        snprintf(path, sizeof(path), "%s/" JOURNAL_FILE, dir);
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
         f = fopen(path, "we");
         assert_non_null(f);
         assert_int_equal(fwrite(content, 1, len, f), len);
+        assert_int_equal(fclose(f), 0);
+}
+
+/* The file @name in @dir holds exactly @content. */
+static void assert_file_is(const char *dir, const char *name, const char *content, size_t len) {
+        char path[4096], *buf = malloc(len + 2);
+        size_t n;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
+        f = fopen(path, "re");
+        assert_non_null(f);
+        n = fread(buf, 1, len + 1, f);
         fclose(f);
+        assert_int_equal(n, len);
+        assert_memory_equal(buf, content, len);
+        free(buf);
+}
+
+static void check_moved_aside(const char *content, size_t len) {
+        char *dir = make_dir(), names[512], first[64];
+        journal_load_report rep;
+        journal back = { .n = 5 };
+        int fd;
+
+        write_file(dir, JOURNAL_FILE, content, len);
         fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         assert_true(fd >= 0);
 
-        assert_int_equal(journal_load(fd, &back, aside, sizeof(aside)), 1);
+        assert_int_equal(journal_load(fd, &back, &rep), 0);
+        assert_true(rep.corrupt);
         assert_int_equal(back.n, 0);
         assert_true(back.clean);
-        assert_int_equal(strncmp(aside, JOURNAL_FILE ".corrupt-", strlen(JOURNAL_FILE ".corrupt-")), 0);
+        assert_int_equal(strncmp(rep.aside, JOURNAL_FILE ".corrupt-", strlen(JOURNAL_FILE ".corrupt-")), 0);
         list_dir(dir, names, sizeof(names));
         assert_null(strstr(names, JOURNAL_FILE " "));
-        assert_non_null(strstr(names, aside));
+        assert_file_is(dir, rep.aside, content, len);
+        snprintf(first, sizeof(first), "%s", rep.aside);
 
         /* The next load starts afresh. */
-        assert_int_equal(journal_load(fd, &back, aside, sizeof(aside)), 0);
+        assert_int_equal(journal_load(fd, &back, &rep), 0);
+        assert_false(rep.corrupt);
+        assert_string_equal(rep.aside, "");
+
+        /* A second corrupt file, in the same second, never replaces the first copy. */
+        write_file(dir, JOURNAL_FILE, "{", 1);
+        assert_int_equal(journal_load(fd, &back, &rep), 0);
+        assert_true(rep.corrupt);
+        assert_string_not_equal(rep.aside, first);
+        assert_file_is(dir, first, content, len);
+        assert_file_is(dir, rep.aside, "{", 1);
         journal_free(&back);
         close(fd);
         remove_dir(dir);
@@ -276,6 +361,81 @@ static void test_truncated_moved_aside(void **state) {
         check_moved_aside(text, strlen(text) / 2);
         free(text);
         journal_free(&j);
+}
+
+/* Bad entries are set aside in a copy of the file as it was; the good ones load. */
+static void test_rejected_entries_copied(void **state) {
+        static const char text[] =
+                "{\"version\":1,\"clean\":false,\"boosts\":{"
+                "\"" UUID1 "\":{\"array\":\"md0\",\"profile\":\"fast\",\"operation\":\"recover\",\"since\":1,"
+                "\"originals\":{\"sync_future_mode\":\"on\"}},"
+                "\"" UUID2 "\":{\"array\":\"md1\",\"profile\":\"max\",\"operation\":\"recover\",\"since\":2}}}";
+        char *dir = make_dir(), first[64];
+        journal_load_report rep;
+        journal back;
+        int fd;
+
+        (void)state;
+        write_file(dir, JOURNAL_FILE, text, strlen(text));
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(fd >= 0);
+        assert_int_equal(journal_load(fd, &back, &rep), 0);
+        assert_false(rep.corrupt);
+        assert_int_equal(rep.n_rejected, 1);
+        assert_string_equal(rep.rejected[0].key, UUID1);
+        assert_int_equal(back.n, 1);
+        assert_string_equal(back.entries[0].uuid, UUID2);
+        assert_int_equal(strncmp(rep.aside, JOURNAL_FILE ".rejected-", strlen(JOURNAL_FILE ".rejected-")), 0);
+        assert_file_is(dir, rep.aside, text, strlen(text));
+        /* The journal itself is left for the caller's next save. */
+        assert_file_is(dir, JOURNAL_FILE, text, strlen(text));
+        journal_free(&back);
+        snprintf(first, sizeof(first), "%s", rep.aside);
+        assert_int_equal(journal_load(fd, &back, &rep), 0);
+        assert_string_not_equal(rep.aside, first);
+        assert_file_is(dir, first, text, strlen(text));
+        journal_free(&back);
+        close(fd);
+        remove_dir(dir);
+        free(dir);
+}
+
+/* A journal that cannot be read is an error, and stays where it is. */
+static void test_unreadable_refused(void **state) {
+        char *dir = make_dir(), names[512], path[4096], *big;
+        journal_load_report rep;
+        journal back = { .n = 7 };
+        int fd;
+
+        (void)state;
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(fd >= 0);
+
+        /* Larger than any journal of real arrays. */
+        big = malloc(5u << 20);
+        assert_non_null(big);
+        memset(big, ' ', 5u << 20);
+        write_file(dir, JOURNAL_FILE, big, 5u << 20);
+        free(big);
+        assert_int_equal(journal_load(fd, &back, &rep), -EFBIG);
+        assert_int_equal(back.n, 7);
+        list_dir(dir, names, sizeof(names));
+        assert_string_equal(names, JOURNAL_FILE " ");
+        snprintf(path, sizeof(path), "%s/" JOURNAL_FILE, dir);
+        assert_int_equal(unlink(path), 0);
+
+        /* Not a regular file: a folder, a FIFO (which must not block). */
+        assert_int_equal(mkdir(path, 0700), 0);
+        assert_int_equal(journal_load(fd, &back, &rep), -EINVAL);
+        assert_int_equal(rmdir(path), 0);
+        assert_int_equal(mkfifo(path, 0600), 0);
+        assert_int_equal(journal_load(fd, &back, &rep), -EINVAL);
+        list_dir(dir, names, sizeof(names));
+        assert_string_equal(names, JOURNAL_FILE " ");
+        assert_int_equal(back.n, 7);
+        close(fd);
+        remove_dir(dir);
+        free(dir);
 }
 
 static void test_open_dir(void **state) {
@@ -332,6 +492,9 @@ int main(void) {
                 cmocka_unit_test(test_round_trip),
                 cmocka_unit_test(test_put_find_remove),
                 cmocka_unit_test(test_parse_refuses),
+                cmocka_unit_test(test_parse_sets_aside_bad_entries),
+                cmocka_unit_test(test_rejected_entries_copied),
+                cmocka_unit_test(test_unreadable_refused),
                 cmocka_unit_test(test_save_load),
                 cmocka_unit_test(test_corrupt_moved_aside),
                 cmocka_unit_test(test_truncated_moved_aside),
