@@ -14,6 +14,13 @@
 /* How long an automatic restore that the kernel refused waits before the next try. */
 #define AUTO_RESTORE_RETRY_USEC (60ull * 1000000ull)
 
+/*
+ * Polls in a row that must miss a boosted array before its entry is dropped.
+ * One poll can miss an array that is there: its uuid unreadable for a
+ * moment, or md half-way through creating its sysfs folder at assembly.
+ */
+#define GONE_POLLS 3
+
 static const char *const std_ifaces[] = {
         DBUS_INTERFACE_PROPERTIES,
         DBUS_INTERFACE_INTROSPECTABLE,
@@ -214,6 +221,32 @@ static bool follow_users(context *c, const md_array *a, journal_entry *e) {
                                     e->users_usec != 0 && now - e->users_usec < c->cfg.profiles.quiet_ms * 1000u);
 }
 
+/*
+ * A boosted array this poll did not find by its UUID. It is gone only when
+ * its folder is absent or holds another array (another UUID), poll after
+ * poll; an array whose UUID could not be read is not gone.
+ */
+static bool follow_missing(context *c, journal_entry *e) {
+        const md_array *same = md_array_set_find(&c->arrays, e->array);
+        char uuid[sizeof(e->uuid)];
+
+        if (same && !same->uuid[0]) {
+                e->missing_polls = 0;
+                return false;
+        }
+        if (++e->missing_polls < GONE_POLLS)
+                return false;
+        if (same)
+                log_notice("array %s (uuid %s) is gone: %s now holds another array (uuid %s); dropping its boost "
+                           "without writing anything", e->array, e->uuid, same->name, same->uuid);
+        else
+                log_notice("array %s (uuid %s) is gone; dropping its boost without writing anything", e->array,
+                           e->uuid);
+        memcpy(uuid, e->uuid, sizeof(uuid));
+        journal_remove(&c->journal, uuid);
+        return true;
+}
+
 /* Follows one boost: drop it if its array is gone, arm it, or restore it when its operation ended. */
 static bool follow_boost(context *c, const char *uuid) {
         journal_entry *e = journal_find(&c->journal, uuid);
@@ -225,11 +258,9 @@ static bool follow_boost(context *c, const char *uuid) {
         if (!e)
                 return false;
         a = md_array_set_find(&c->arrays, uuid);
-        if (!a) {
-                log_notice("array %s (uuid %s) is gone; dropping its boost without writing anything", e->array, uuid);
-                journal_remove(&c->journal, uuid);
-                return true;
-        }
+        if (!a)
+                return follow_missing(c, e);
+        e->missing_polls = 0;
         if (strcmp(e->array, a->name) != 0) {
                 snprintf(e->array, sizeof(e->array), "%s", a->name);
                 return true;
