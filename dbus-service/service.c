@@ -245,9 +245,20 @@ static int boost_save_originals(context *c, const md_array *a, profile pr, const
         if (old)
                 *before = *old;
         entry_start(a, *had_before ? before : NULL, pr, e);
-        for (unsigned i = 0; i < p->n; i++)
-                if (e->originals[p->items[i].tunable].kind == MD_V_ABSENT)
-                        e->originals[p->items[i].tunable] = p->items[i].old;
+        /*
+         * A value an earlier boost wrote is about to be replaced: until the
+         * kernel's answer is saved, the entry claims the tunable whole, as a
+         * first boost does, so a crash in between restores the original
+         * instead of taking the new value for an administrator's.
+         */
+        for (unsigned i = 0; i < p->n; i++) {
+                md_tunable t = p->items[i].tunable;
+
+                if (e->originals[t].kind == MD_V_ABSENT)
+                        e->originals[t] = p->items[i].old;
+                else
+                        e->written[t] = (md_tval){ .kind = MD_V_ABSENT };
+        }
         r = journal_put(&c->journal, e);
         if (r == 0)
                 r = service_save_journal(c);

@@ -12,12 +12,17 @@
  * MDBOOST_FAKEKERNEL_FAIL="rel=ERRNO[,rel=ERRNO...]" makes the writes to
  * those paths fail with that errno (a name such as EIO, or a number), to
  * test how callers handle a kernel refusal.
+ *
+ * MDBOOST_FAKEKERNEL_CRASH_AFTER="rel=VALUE" kills the process with SIGKILL
+ * right after the kernel took VALUE at that path: the power cut between a
+ * write and whatever the caller meant to do next.
  */
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +295,16 @@ static int injected_failure(const char *rel) {
         return 0;
 }
 
+/* Dies as a power cut would, when MDBOOST_FAKEKERNEL_CRASH_AFTER names this write. */
+static void crash_after(const char *rel, const char *value) {
+        const char *env = getenv("MDBOOST_FAKEKERNEL_CRASH_AFTER");
+        size_t len = strlen(rel), vlen = strcspn(value, "\n");
+
+        if (env && strncmp(env, rel, len) == 0 && env[len] == '=' && strlen(env + len + 1) == vlen &&
+            strncmp(env + len + 1, value, vlen) == 0)
+                raise(SIGKILL);
+}
+
 /*
  * Arrays in "(system)" mode show the sysctl's current value, so a write to
  * the global limit changes what their sync_speed_min/max read.
@@ -336,8 +351,12 @@ int __wrap_md_root_write(const md_root *r, const char *rel, const char *value) {
         if (k > 0)
                 return -k;
         rule = find_rule(rel);
-        if (!rule)
-                return __real_md_root_write(r, rel, value);
+        if (!rule) {
+                k = __real_md_root_write(r, rel, value);
+                if (k == 0)
+                        crash_after(rel, value);
+                return k;
+        }
 
         /* sysfs has no way to create an attribute: a level without it gives ENOENT first. */
         n = md_root_read(r, rel, cur, sizeof(cur));
@@ -353,5 +372,6 @@ int __wrap_md_root_write(const md_root *r, const char *rel, const char *value) {
         if (rule->store == store_sysctl && dointvec(out, &global) == 0)
                 follow_global(r, strcmp(rel, GLOBAL_MIN) == 0 ? "sync_speed_min" : "sync_speed_max",
                               global);
+        crash_after(rel, value);
         return 0;
 }
