@@ -63,6 +63,8 @@ typedef struct context {
         uint64_t mem_total;    /* bytes; 0 when <root>/proc/meminfo is missing */
 
         journal journal;
+        /* Why the journal on disk is behind the one in memory, "" when it is not; retried on every poll. */
+        char journal_problem[256];
 
         array_object *objects; /* one per array in @arrays, same order */
         unsigned n_objects;

@@ -313,7 +313,7 @@ static void follow_boosts(context *c) {
 }
 
 static bool any_busy(const context *c) {
-        if (c->journal.n > 0)
+        if (c->journal.n > 0 || c->journal_problem[0])
                 return true;
         for (unsigned i = 0; i < c->arrays.n; i++)
                 if (md_array_busy(&c->arrays.arrays[i]) ||
@@ -332,6 +332,7 @@ uint64_t monitor_tick(void *userdata) {
                 return c->cfg.poll_idle_ms;
         }
         follow_boosts(c);
+        service_retry_journal(c);
         monitor_publish(c, true);
         return any_busy(c) ? c->cfg.poll_active_ms : c->cfg.poll_idle_ms;
 }

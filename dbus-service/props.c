@@ -47,7 +47,7 @@ static const prop_def array_props[_P_ARRAY_MAX] = {
         [P_STUCK] = { "Stuck", "s" },
 };
 
-enum { M_VERSION, M_SPEED_MIN, M_SPEED_MAX, M_BUDGET, M_ARRAYS, _M_MAX };
+enum { M_VERSION, M_SPEED_MIN, M_SPEED_MAX, M_BUDGET, M_ARRAYS, M_JOURNAL_PROBLEM, _M_MAX };
 
 static const prop_def manager_props[_M_MAX] = {
         [M_VERSION] = { "Version", "s" },
@@ -55,6 +55,7 @@ static const prop_def manager_props[_M_MAX] = {
         [M_SPEED_MAX] = { "SpeedLimitMax", "t" },
         [M_BUDGET] = { "MemoryBudget", "t" },
         [M_ARRAYS] = { "Arrays", "ao" },
+        [M_JOURNAL_PROBLEM] = { "JournalProblem", "s" },
 };
 
 /* The words of dev-NAME/state, as the kernel's state_show() prints them. */
@@ -284,6 +285,8 @@ static bool add_manager_prop(const context *c, unsigned idx, DBusMessageIter *it
                                 return false;
                 }
                 return dbus_message_iter_close_container(it, &arr);
+        case M_JOURNAL_PROBLEM:
+                return add_string(it, c->journal_problem);
         default:
                 return false;
         }

@@ -44,9 +44,22 @@ int service_refresh(context *c) {
 int service_save_journal(context *c) {
         int r = journal_save(c->state_fd, &c->journal);
 
-        if (r < 0)
-                log_error("could not write %s/%s: %s", c->state_dir, JOURNAL_FILE, strerror(-r));
+        if (r < 0 && !c->journal_problem[0]) {
+                snprintf(c->journal_problem, sizeof(c->journal_problem),
+                         "Could not write %s/%s (%s): what the last changes wrote is not yet recorded there; "
+                         "retrying every poll.", c->state_dir, JOURNAL_FILE, strerror(-r));
+                log_error("could not write %s/%s: %s; retrying on every poll until it works", c->state_dir,
+                          JOURNAL_FILE, strerror(-r));
+        } else if (r == 0 && c->journal_problem[0]) {
+                c->journal_problem[0] = 0;
+                log_notice("%s/%s is written again and matches what the service did", c->state_dir, JOURNAL_FILE);
+        }
         return r;
+}
+
+void service_retry_journal(context *c) {
+        if (c->journal_problem[0])
+                (void)service_save_journal(c);
 }
 
 static void tval_text(const md_tval *v, char *buf, size_t size) {
@@ -537,7 +550,28 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
                          a->name);
                 return r;
         }
+        restore_plan_wait_below(&rp, &e, MD_T_STRIPE_CACHE_SIZE, profile_stripe_cache_reshape_min(a));
         r = restore_writes(c, a, &rp, &e, res);
+        for (unsigned i = 0; i < rp.n_waits; i++) {
+                const restore_wait *w = &rp.waits[i];
+                char orig[PLAN_TEXT_MAX], now[PLAN_TEXT_MAX];
+
+                tval_text(&e.originals[w->tunable], orig, sizeof(orig));
+                tval_text(&a->tunables[w->tunable], now, sizeof(now));
+                log_notice("restore of %s leaves %s at %s until the reshape ends: it needs at least %" PRIu64
+                           " stripes (four chunks), and the original %s would stall it", a->name,
+                           md_tunable_get(w->tunable)->name, now, w->need, orig);
+                if (r < 0)
+                        continue;
+                r = -EBUSY;
+                snprintf(res->message, sizeof(res->message),
+                         "Every other value was put back, but %s stays %s until the reshape of %s ends: the "
+                         "reshape needs at least %" PRIu64 " stripes (four chunks) and the original %s would "
+                         "stall it. The journal keeps the original, and the service puts it back by itself "
+                         "when the reshape is over.", md_tunable_get(w->tunable)->name, now, a->name, w->need,
+                         orig);
+                res->complete = true;
+        }
         for (unsigned i = 0; i < rp.n_forgotten; i++) {
                 md_tunable t = rp.forgotten[i];
                 char orig[PLAN_TEXT_MAX];

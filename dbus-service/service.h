@@ -69,5 +69,10 @@ bool service_fit_floor(context *c, const md_array *a, journal_entry *e);
  */
 bool service_hold_ceiling(context *c, const md_array *a, journal_entry *e, bool hold);
 
-/* Saves the journal, logging a failure. */
+/*
+ * Saves the journal. A failure is logged once, kept in journal_problem
+ * (the JournalProblem property) and retried by service_retry_journal() on
+ * every poll until a save succeeds, which is logged too.
+ */
 int service_save_journal(context *c);
+void service_retry_journal(context *c);

@@ -34,6 +34,7 @@ INTEGRATION_TESTS += \
 	tests/integration/service-auto-restore \
 	tests/integration/service-crash-restart \
 	tests/integration/service-journal-corrupt \
+	tests/integration/service-journal-save \
 	tests/integration/service-conflict \
 	tests/integration/service-fit-floor \
 	tests/integration/service-hold-ceiling \

@@ -124,6 +124,11 @@ export const App = ({ client }) => {
                            title={_("Boost and Restore need administrative access")}>
                         {_("You can watch the arrays. To change them, switch to administrative access with the button at the top of the page.")}
                     </Alert>}
+                {state.manager.JournalProblem &&
+                    <Alert variant="danger" isInline id="mdb-journal-problem"
+                           title={_("The boost journal cannot be written")}>
+                        {state.manager.JournalProblem}
+                    </Alert>}
                 {content}
             </PageSection>
         </Page>
