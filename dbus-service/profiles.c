@@ -196,12 +196,12 @@ static int plan_speeds(const plan_input *in, profile pr, const boost_options *o,
         return 0;
 }
 
-/* A reshape needs at least four chunks' worth of stripes (raid5.c check_reshape). */
-static uint64_t stripe_cache_reshape_min(const md_array *a) {
+uint64_t profile_stripe_cache_reshape_min(const md_array *a) {
         uint64_t chunk = a->chunk_size.value > a->chunk_size.old_value ? a->chunk_size.value
                                                                           : a->chunk_size.old_value;
+        bool reshaping = a->sync_action == MD_SYNC_RESHAPE || a->reshape_position.kind == MD_V_NUMBER;
 
-        if (a->sync_action != MD_SYNC_RESHAPE || a->chunk_size.kind != MD_V_NUMBER)
+        if (!reshaping || a->chunk_size.kind != MD_V_NUMBER)
                 return 0;
         return chunk * 4 / 4096;
 }
@@ -230,10 +230,10 @@ static int plan_stripe_cache(const plan_input *in, profile pr, const boost_optio
 
         if (o->set[t]) {
                 want = o->value[t];
-                if (want < stripe_cache_reshape_min(a)) {
+                if (want < profile_stripe_cache_reshape_min(a)) {
                         snprintf(errbuf, errlen, "A reshape of %s needs at least %" PRIu64 " stripes "
                                  "(four chunks); %" PRIu64 " would stall it.", a->name,
-                                 stripe_cache_reshape_min(a), want);
+                                 profile_stripe_cache_reshape_min(a), want);
                         return -EINVAL;
                 }
                 if (want > a->tunables[t].value && want > by_budget) {

@@ -99,5 +99,13 @@ int profile_fit_floor(const md_tval *speed, unsigned percent, const md_tval *ori
 /* Bytes @a's current stripe cache pins (0 without one). */
 uint64_t profile_stripe_cache_bytes(const md_array *a);
 
+/*
+ * The stripes a reshape of @a needs while it runs, 0 when none runs: four
+ * chunks of the larger of the old and new chunk size (raid5.c check_reshape
+ * refuses to start one with fewer, and a smaller cache written under a
+ * running one stalls it).
+ */
+uint64_t profile_stripe_cache_reshape_min(const md_array *a);
+
 /* Members the stripe cache allocates a page for: the larger of new and old raid_disks. */
 unsigned profile_cache_members(const md_array *a);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <string.h>
 
 #include "restore.h"
 
@@ -21,6 +22,21 @@ bool restore_operation_completed(const md_array *a, md_sync_action op) {
                 return a->reshape_position.kind == MD_V_NONE;
         default:
                 return false;
+        }
+}
+
+void restore_plan_wait_below(restore_plan *p, const journal_entry *e, md_tunable t, uint64_t need) {
+        const md_tval *orig = &e->originals[t];
+
+        if (need == 0 || orig->kind != MD_V_NUMBER || orig->value >= need)
+                return;
+        for (unsigned i = 0; i < p->n_writes; i++) {
+                if (p->writes[i].tunable != t)
+                        continue;
+                memmove(&p->writes[i], &p->writes[i + 1], (p->n_writes - i - 1) * sizeof(p->writes[0]));
+                p->n_writes--;
+                p->waits[p->n_waits++] = (restore_wait){ .tunable = t, .need = need };
+                return;
         }
 }
 

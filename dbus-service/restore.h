@@ -32,9 +32,16 @@ typedef struct restore_conflict {
         md_tval current; /* what is there now */
 } restore_conflict;
 
+typedef struct restore_wait {
+        md_tunable tunable;
+        uint64_t need; /* the least the running operation needs */
+} restore_wait;
+
 typedef struct restore_plan {
         restore_write writes[_MD_T_ARRAY_MAX];
         unsigned n_writes;
+        restore_wait waits[_MD_T_ARRAY_MAX]; /* originals that must wait for the operation to end */
+        unsigned n_waits;
         restore_conflict conflicts[_MD_T_ARRAY_MAX];
         unsigned n_conflicts;
         md_tunable forgotten[_MD_T_ARRAY_MAX];
@@ -50,6 +57,14 @@ typedef struct restore_plan {
  */
 int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARRAY_MAX],
                          bool kernel_forgot, restore_plan *ret);
+
+/*
+ * A write of @t whose original is a number below @need moves from the
+ * writes to the waits: the running operation needs at least @need, so the
+ * original comes back only once it has ended (a stripe cache under a
+ * reshape's four chunks). @need 0 moves nothing.
+ */
+void restore_plan_wait_below(restore_plan *p, const journal_entry *e, md_tunable t, uint64_t need);
 
 /*
  * Whether @op, now over on @a (sync_action reads idle), ran to its end. md

@@ -248,6 +248,53 @@ static void test_operation_completed(void **state) {
         assert_false(restore_operation_completed(&a, MD_SYNC_FROZEN));
 }
 
+/* An original below what the running reshape needs waits; one at or above it, or none needed, is written. */
+static void test_wait_below(void **state) {
+        journal_entry e = boosted();
+        md_tval now[_MD_T_ARRAY_MAX];
+        restore_plan p;
+        unsigned writes;
+
+        (void)state;
+        as_boosted(&e, now);
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
+        writes = p.n_writes;
+        restore_plan_wait_below(&p, &e, MD_T_STRIPE_CACHE_SIZE, 0);
+        assert_int_equal(p.n_writes, writes);
+        restore_plan_wait_below(&p, &e, MD_T_STRIPE_CACHE_SIZE, 256);
+        assert_int_equal(p.n_writes, writes);
+        assert_int_equal(p.n_waits, 0);
+
+        restore_plan_wait_below(&p, &e, MD_T_STRIPE_CACHE_SIZE, 512);
+        assert_int_equal(p.n_writes, writes - 1);
+        assert_null(write_of(&p, MD_T_STRIPE_CACHE_SIZE));
+        assert_int_equal(p.n_waits, 1);
+        assert_int_equal(p.waits[0].tunable, MD_T_STRIPE_CACHE_SIZE);
+        assert_int_equal(p.waits[0].need, 512);
+        /* The others keep their order: the floor still comes down before the ceiling. */
+        assert_true(index_of(&p, MD_T_SYNC_SPEED_MIN) < index_of(&p, MD_T_SYNC_SPEED_MAX));
+        assert_non_null(write_of(&p, MD_T_SYNC_MAX));
+}
+
+/* What a reshape needs: four chunks of the larger chunk size, while it runs or is held. */
+static void test_reshape_needs(void **state) {
+        md_array a = { .sync_action = MD_SYNC_RESHAPE };
+
+        (void)state;
+        a.chunk_size = (md_newold){ .kind = MD_V_NUMBER, .value = 524288, .old_value = 65536 };
+        a.reshape_position = (md_tval){ .kind = MD_V_NUMBER, .value = 976896 };
+        assert_int_equal(profile_stripe_cache_reshape_min(&a), 512);
+        a.chunk_size = (md_newold){ .kind = MD_V_NUMBER, .value = 65536, .old_value = 1048576 };
+        assert_int_equal(profile_stripe_cache_reshape_min(&a), 1024);
+        /* Frozen, or idle after an interruption: the reshape is still owed its stripes. */
+        a.sync_action = MD_SYNC_FROZEN;
+        assert_int_equal(profile_stripe_cache_reshape_min(&a), 1024);
+        a.reshape_position = (md_tval){ .kind = MD_V_NONE };
+        assert_int_equal(profile_stripe_cache_reshape_min(&a), 0);
+        a.sync_action = MD_SYNC_RECOVER;
+        assert_int_equal(profile_stripe_cache_reshape_min(&a), 0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_all_restored),
@@ -258,6 +305,8 @@ int main(void) {
                 cmocka_unit_test(test_already_back_or_gone),
                 cmocka_unit_test(test_damaged_original),
                 cmocka_unit_test(test_operation_completed),
+                cmocka_unit_test(test_wait_below),
+                cmocka_unit_test(test_reshape_needs),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
