@@ -173,6 +173,32 @@ static int boost_undo_journal(context *c, const journal_entry *before, journal_e
         return service_save_journal(c);
 }
 
+/* The reply to a boost whose write @failed was refused: what went back, and what could not. */
+static void describe_rollback(const md_array *a, const plan *p, unsigned failed, int r, const bool kept[],
+                              op_result *res) {
+        size_t len, n_kept = 0;
+
+        len = (size_t)snprintf(res->message, sizeof(res->message), "The kernel refused %s = '%s' on %s (%s); ",
+                               md_tunable_get(p->items[failed].tunable)->name, p->items[failed].text, a->name,
+                               strerror(-r));
+        for (unsigned i = 0; i <= failed && len < sizeof(res->message); i++) {
+                if (!kept[i])
+                        continue;
+                len += (size_t)snprintf(res->message + len, sizeof(res->message) - len, "%s%s",
+                                        n_kept++ ? ", " : "could not put back ",
+                                        md_tunable_get(p->items[i].tunable)->name);
+        }
+        if (len >= sizeof(res->message))
+                return;
+        if (n_kept == 0)
+                snprintf(res->message + len, sizeof(res->message) - len,
+                         "every value this call had written was put back.");
+        else
+                snprintf(res->message + len, sizeof(res->message) - len,
+                         "; the journal keeps %s original%s, so Restore can try again. Everything else this "
+                         "call had written was put back.", n_kept == 1 ? "its" : "their", n_kept == 1 ? "" : "s");
+}
+
 static int boost_write(context *c, const md_array *a, const journal_entry *before, journal_entry *e, const plan *p,
                        op_result *res) {
         bool kept[_MD_T_ARRAY_MAX] = {};
@@ -184,9 +210,6 @@ static int boost_write(context *c, const md_array *a, const journal_entry *befor
 
                 r = md_tunable_write(&c->root, a->name, it->tunable, it->text, &back);
                 if (r < 0) {
-                        snprintf(res->message, sizeof(res->message),
-                                 "The kernel refused %s = '%s' on %s (%s); every value this call had written was put back.",
-                                 md_tunable_get(it->tunable)->name, it->text, a->name, strerror(-r));
                         log_warning("boost of %s failed writing %s = '%s': %s; putting back what was written",
                                     a->name, md_tunable_get(it->tunable)->name, it->text, strerror(-r));
                         /*
@@ -196,6 +219,7 @@ static int boost_write(context *c, const md_array *a, const journal_entry *befor
                          */
                         rollback(c, a, p, i + 1, kept);
                         boost_undo_journal(c, before, e, p, kept);
+                        describe_rollback(a, p, i, r, kept, res);
                         return r;
                 }
                 e->written[it->tunable] = back;

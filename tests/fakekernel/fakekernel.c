@@ -11,7 +11,8 @@
  *
  * MDBOOST_FAKEKERNEL_FAIL="rel=ERRNO[,rel=ERRNO...]" makes the writes to
  * those paths fail with that errno (a name such as EIO, or a number), to
- * test how callers handle a kernel refusal.
+ * test how callers handle a kernel refusal; "rel=ERRNO:N" lets the first N
+ * writes to that path work and fails the later ones.
  *
  * MDBOOST_FAKEKERNEL_CRASH_AFTER="rel=VALUE" kills the process with SIGKILL
  * right after the kernel took VALUE at that path: the power cut between a
@@ -276,18 +277,42 @@ static int errno_from_name(const char *s) {
         return (int) v;
 }
 
+/* Writes seen so far per path, for "rel=ERRNO:N". */
+static struct {
+        char rel[PATH_MAX];
+        unsigned n;
+} write_counts[32];
+
+static unsigned count_write(const char *rel) {
+        for (size_t i = 0; i < sizeof(write_counts) / sizeof(write_counts[0]); i++) {
+                if (!write_counts[i].rel[0])
+                        snprintf(write_counts[i].rel, sizeof(write_counts[i].rel), "%s", rel);
+                if (strcmp(write_counts[i].rel, rel) == 0)
+                        return ++write_counts[i].n;
+        }
+        return 1;
+}
+
 /* The errno MDBOOST_FAKEKERNEL_FAIL asks for @rel, or 0. */
 static int injected_failure(const char *rel) {
         const char *env = getenv("MDBOOST_FAKEKERNEL_FAIL");
         size_t len = strlen(rel);
+        unsigned seen = count_write(rel);
 
         while (env && *env) {
                 const char *comma = strchr(env, ',');
                 size_t item = comma ? (size_t) (comma - env) : strlen(env);
-                char name[32];
+                char name[32], *colon;
 
                 if (item > len + 1 && strncmp(env, rel, len) == 0 && env[len] == '=') {
                         snprintf(name, sizeof(name), "%.*s", (int) (item - len - 1), env + len + 1);
+                        /* ERRNO:N: the first N writes work, the later ones fail. */
+                        colon = strchr(name, ':');
+                        if (colon) {
+                                *colon = 0;
+                                if (seen <= (unsigned) atoi(colon + 1))
+                                        return 0;
+                        }
                         return errno_from_name(name);
                 }
                 env = comma ? comma + 1 : NULL;
