@@ -15,8 +15,19 @@
 /* An interactive question waits for a person to type a password. */
 #define AUTH_TIMEOUT_MS 25000
 #define AUTH_INTERACTIVE_TIMEOUT_MS 300000
-/* Questions one client may have out at once: a flood from one cannot starve the others. */
-#define AUTH_MAX_PER_CALLER 16
+
+/*
+ * Every question to polkit is a reply the bus keeps for the service, and the
+ * bus allows a connection only so many (max_replies_per_connection, 128 on
+ * Debian's system bus); past that, every call the service makes fails. So
+ * the questions out at once are capped per connection, per uid (a user can
+ * open many connections) and in all, well below the bus's limit: a flood
+ * from one user is refused with LimitsExceeded while root (never asked
+ * about) and the other users are served.
+ */
+#define AUTH_MAX_PER_CONNECTION 16
+#define AUTH_MAX_PER_UID 16
+#define AUTH_MAX_POLKIT 64
 
 typedef enum auth_state {
         AUTH_CREDENTIALS,
@@ -27,16 +38,19 @@ typedef enum auth_state {
 typedef struct auth_request {
         struct auth_request *next;
         context *c;
-        DBusMessage *msg;
+        DBusMessage *msg;         /* small: dispatch refuses big calls before asking */
         const char *action;
+        auth_details details;
         auth_state state;
         int result;
         caller who;
         bool who_known;           /* the bus driver told us the caller's uid */
         DBusPendingCall *pending; /* the question that is out, if any */
+        char cancel_id[32];       /* polkit's cancellation id for this question */
 } auth_request;
 
 static auth_redispatch_fn redispatch;
+static unsigned long long cancel_counter;
 
 void auth_set_redispatch(auth_redispatch_fn fn) {
         redispatch = fn;
@@ -50,8 +64,24 @@ static void request_unlink(context *c, auth_request *req) {
                 }
 }
 
+/* Tells polkit to stop deciding (and close any password dialog): nothing will read its answer. */
+static void polkit_cancel(auth_request *req) {
+        DBusMessage *m;
+        const char *id = req->cancel_id;
+
+        m = dbus_message_new_method_call(POLKIT_NAME, POLKIT_PATH, POLKIT_IFACE, "CancelCheckAuthorization");
+        if (!m)
+                return;
+        dbus_message_set_no_reply(m, TRUE);
+        if (dbus_message_append_args(m, DBUS_TYPE_STRING, &id, DBUS_TYPE_INVALID))
+                dbus_connection_send(req->c->bus, m, NULL);
+        dbus_message_unref(m);
+}
+
 static void request_free(auth_request *req) {
         if (req->pending) {
+                if (req->state == AUTH_POLKIT)
+                        polkit_cancel(req);
                 dbus_pending_call_cancel(req->pending);
                 dbus_pending_call_unref(req->pending);
         }
@@ -65,8 +95,12 @@ static void request_decide(auth_request *req, int result) {
 
         req->state = AUTH_DONE;
         req->result = result;
-        if (result < 0 && req->who_known)
-                log_notice("denied %s to uid %u (%s)", req->action, req->who.uid, req->who.bus_name);
+        if (result == -EUSERS)
+                log_notice("refused %s to uid %u (%s): too many of its questions are waiting for polkit",
+                           req->action, req->who.uid, req->who.bus_name);
+        else if (result < 0 && req->who_known)
+                log_notice("denied %s on %s to uid %u (%s)", req->action, req->details.array, req->who.uid,
+                           req->who.bus_name);
         else if (result < 0)
                 log_notice("denied %s to %s, whose uid the bus did not tell", req->action, req->who.bus_name);
         /* auth_check() frees @req during the redispatch: the call must outlive it. */
@@ -137,9 +171,13 @@ static void polkit_done(DBusPendingCall *pending, void *data) {
                 dbus_message_iter_init(reply, &it);
                 dbus_message_iter_recurse(&it, &st);
                 dbus_message_iter_get_basic(&st, &authorized);
-        } else if (reply && dbus_message_get_type(reply) == DBUS_MESSAGE_TYPE_ERROR)
+        } else if (reply && dbus_message_get_type(reply) == DBUS_MESSAGE_TYPE_ERROR) {
                 log_warning("polkit could not decide %s for %s: %s", req->action, req->who.bus_name,
                             dbus_message_get_error_name(reply));
+                /* Our own timeout: polkit may still be waiting for a password nobody will type. */
+                if (dbus_message_is_error(reply, DBUS_ERROR_NO_REPLY))
+                        polkit_cancel(req);
+        }
         if (reply)
                 dbus_message_unref(reply);
         dbus_pending_call_unref(pending);
@@ -147,23 +185,44 @@ static void polkit_done(DBusPendingCall *pending, void *data) {
         request_decide(req, authorized ? 1 : -EACCES);
 }
 
+/* What the question is about, for polkit rules (action.lookup("array")) and the dialog's $(array). */
+static bool append_details(DBusMessageIter *it, const auth_details *d) {
+        const struct {
+                const char *key, *value;
+        } rows[] = { { "array", d->array }, { "uuid", d->uuid }, { "profile", d->profile } };
+        DBusMessageIter details, e;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{ss}", &details))
+                return false;
+        for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+                if (!rows[i].value[0])
+                        continue;
+                if (!dbus_message_iter_open_container(&details, DBUS_TYPE_DICT_ENTRY, NULL, &e) ||
+                    !dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &rows[i].key) ||
+                    !dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &rows[i].value) ||
+                    !dbus_message_iter_close_container(&details, &e))
+                        return false;
+        }
+        return dbus_message_iter_close_container(it, &details);
+}
+
 static int polkit_ask(auth_request *req) {
         DBusMessage *m;
-        DBusMessageIter it, details;
+        DBusMessageIter it;
         DBusPendingCall *pending = NULL;
         bool interactive = dbus_message_get_allow_interactive_authorization(req->msg);
         dbus_uint32_t flags = interactive ? POLKIT_ALLOW_USER_INTERACTION : 0;
-        const char *cancel = "";
+        const char *cancel = req->cancel_id;
         bool ok;
 
+        snprintf(req->cancel_id, sizeof(req->cancel_id), "mdboost-%llu", ++cancel_counter);
         m = dbus_message_new_method_call(POLKIT_NAME, POLKIT_PATH, POLKIT_IFACE, "CheckAuthorization");
         if (!m)
                 return -ENOMEM;
         dbus_message_iter_init_append(m, &it);
         ok = append_subject(&it, req->who.bus_name) &&
              dbus_message_iter_append_basic(&it, DBUS_TYPE_STRING, &req->action) &&
-             dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{ss}", &details) &&
-             dbus_message_iter_close_container(&it, &details) &&
+             append_details(&it, &req->details) &&
              dbus_message_iter_append_basic(&it, DBUS_TYPE_UINT32, &flags) &&
              dbus_message_iter_append_basic(&it, DBUS_TYPE_STRING, &cancel) &&
              dbus_connection_send_with_reply(req->c->bus, m, &pending,
@@ -178,6 +237,26 @@ static int polkit_ask(auth_request *req) {
         req->state = AUTH_POLKIT;
         req->pending = pending;
         return 0;
+}
+
+/* Requests of connection @sender in any state. */
+static unsigned count_pending(const context *c, const char *sender) {
+        unsigned n = 0;
+
+        for (const auth_request *req = c->auths; req; req = req->next)
+                if (strcmp(req->who.bus_name, sender) == 0)
+                        n++;
+        return n;
+}
+
+/* Questions out to polkit: all of them, or those of uid *@uid. */
+static unsigned count_asking(const context *c, const uint32_t *uid) {
+        unsigned n = 0;
+
+        for (const auth_request *req = c->auths; req; req = req->next)
+                if (req->state == AUTH_POLKIT && (!uid || req->who.uid == *uid))
+                        n++;
+        return n;
 }
 
 static void credentials_done(DBusPendingCall *pending, void *data) {
@@ -200,6 +279,11 @@ static void credentials_done(DBusPendingCall *pending, void *data) {
         }
         if (req->who.uid == 0) {
                 request_decide(req, 1);
+                return;
+        }
+        if (count_asking(req->c, &req->who.uid) >= AUTH_MAX_PER_UID ||
+            count_asking(req->c, NULL) >= AUTH_MAX_POLKIT) {
+                request_decide(req, -EUSERS);
                 return;
         }
         if (polkit_ask(req) < 0) {
@@ -231,16 +315,8 @@ static int credentials_ask(auth_request *req) {
         return 0;
 }
 
-static unsigned count_pending(const context *c, const char *sender) {
-        unsigned n = 0;
-
-        for (const auth_request *req = c->auths; req; req = req->next)
-                if (strcmp(req->who.bus_name, sender) == 0)
-                        n++;
-        return n;
-}
-
-int auth_check(context *c, DBusMessage *m, const char *action, caller *ret_caller) {
+int auth_check(context *c, DBusMessage *m, const char *action, const auth_details *details,
+               caller *ret_caller) {
         const char *sender = dbus_message_get_sender(m);
         auth_request *req;
         int r;
@@ -260,13 +336,14 @@ int auth_check(context *c, DBusMessage *m, const char *action, caller *ret_calle
         }
         if (!sender)
                 return -EACCES;
-        if (count_pending(c, sender) >= AUTH_MAX_PER_CALLER)
-                return -EBUSY;
+        if (count_pending(c, sender) >= AUTH_MAX_PER_CONNECTION)
+                return -EUSERS;
 
         req = calloc(1, sizeof(*req));
         if (!req)
                 return -ENOMEM;
-        *req = (auth_request){ .c = c, .msg = dbus_message_ref(m), .action = action, .state = AUTH_CREDENTIALS };
+        *req = (auth_request){ .c = c, .msg = dbus_message_ref(m), .action = action, .details = *details,
+                               .state = AUTH_CREDENTIALS };
         snprintf(req->who.bus_name, sizeof(req->who.bus_name), "%s", sender);
         r = credentials_ask(req);
         if (r < 0) {
@@ -276,6 +353,57 @@ int auth_check(context *c, DBusMessage *m, const char *action, caller *ret_calle
         req->next = c->auths;
         c->auths = req;
         return 0;
+}
+
+/*
+ * A caller that left the bus will read no answer: its questions are
+ * withdrawn (polkit's too) and its calls dropped, never executed.
+ */
+static void caller_gone(context *c, const char *name) {
+        auth_request **p = &c->auths;
+
+        while (*p) {
+                auth_request *req = *p;
+
+                if (strcmp(req->who.bus_name, name) != 0) {
+                        p = &req->next;
+                        continue;
+                }
+                *p = req->next;
+                log_info("dropped %s for %s: the caller left the bus before it was decided", req->action, name);
+                request_free(req);
+        }
+}
+
+static DBusHandlerResult on_name_owner_changed(DBusConnection *bus, DBusMessage *m, void *userdata) {
+        const char *name, *old_owner, *new_owner;
+
+        (void)bus;
+        if (!dbus_message_is_signal(m, DBUS_INTERFACE_DBUS, "NameOwnerChanged") ||
+            !dbus_message_has_sender(m, DBUS_SERVICE_DBUS) ||
+            !dbus_message_get_args(m, NULL, DBUS_TYPE_STRING, &name, DBUS_TYPE_STRING, &old_owner,
+                                   DBUS_TYPE_STRING, &new_owner, DBUS_TYPE_INVALID))
+                return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
+        /* A unique name never gets a new owner: an empty one means the connection is gone. */
+        if (name[0] == ':' && !new_owner[0])
+                caller_gone(userdata, name);
+        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
+}
+
+int auth_attach(context *c) {
+        DBusError err;
+
+        dbus_error_init(&err);
+        dbus_bus_add_match(c->bus,
+                           "type='signal',sender='" DBUS_SERVICE_DBUS "',path='" DBUS_PATH_DBUS "',"
+                           "interface='" DBUS_INTERFACE_DBUS "',member='NameOwnerChanged',arg2=''",
+                           &err);
+        if (dbus_error_is_set(&err)) {
+                log_error("cannot watch callers leaving the bus: %s", err.message);
+                dbus_error_free(&err);
+                return -EIO;
+        }
+        return dbus_connection_add_filter(c->bus, on_name_owner_changed, c, NULL) ? 0 : -ENOMEM;
 }
 
 void auth_free_all(context *c) {

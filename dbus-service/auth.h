@@ -24,6 +24,13 @@ typedef struct caller {
         bool automatic; /* the daemon itself: automatic restore */
 } caller;
 
+/* What a call is about: polkit passes it to rules and the authentication dialog. */
+typedef struct auth_details {
+        char array[64];   /* the kernel name, "all" for RestoreAll, "unknown" for no such array */
+        char uuid[37];    /* "" when the array is unknown */
+        char profile[32]; /* a profile's name, "unknown", or "" for Restore */
+} auth_details;
+
 /* Called to dispatch @m again once its authorisation is decided. */
 typedef void (*auth_redispatch_fn)(context *c, DBusMessage *m);
 
@@ -31,11 +38,16 @@ void auth_set_redispatch(auth_redispatch_fn fn);
 
 /*
  * 1: authorised, @ret_caller filled. 0: the question is out; return without
- * replying, the call comes back through the redispatch function. -EACCES:
- * denied, or polkit could not be asked. -EBUSY: this caller already has too
- * many calls waiting for an answer.
+ * replying, the call comes back through the redispatch function (or never,
+ * when the caller leaves the bus first). -EACCES: denied, or polkit could
+ * not be asked. -EUSERS: this connection, this uid or all callers together
+ * already have too many questions out.
  */
-int auth_check(context *c, DBusMessage *m, const char *action, caller *ret_caller);
+int auth_check(context *c, DBusMessage *m, const char *action, const auth_details *details,
+               caller *ret_caller);
+
+/* Watches callers leave the bus, so that their questions are withdrawn. */
+int auth_attach(context *c);
 
 /* Drops every outstanding question (at exit). */
 void auth_free_all(context *c);

@@ -6,11 +6,28 @@
 #include "dispatch.h"
 #include "errors.h"
 #include "log.h"
+#include "profiles.h"
 
 #define T_NODE (1u << TARGET_NODE)
 #define T_MANAGER (1u << TARGET_MANAGER)
 #define T_ARRAY (1u << TARGET_ARRAY)
 #define T_ALL (T_NODE | T_MANAGER | T_ARRAY)
+
+/*
+ * Calls that need polkit are refused before it is asked when they are
+ * larger than their arguments can be (an array name, a profile word and a
+ * few options) or carry more options than there are: a question may wait
+ * minutes for a password, and the service keeps the call that long.
+ */
+#define CALL_MAX_BYTES 4096
+#define CALL_MAX_OPTIONS 32
+
+/* Where a row's polkit details come from. */
+enum {
+        ARG_NONE = -1,   /* no such detail */
+        ARG_OBJECT = -2, /* the array object the call was made on */
+        ARG_ALL = -3,    /* every boosted array */
+};
 
 typedef struct method {
         unsigned targets;
@@ -19,20 +36,22 @@ typedef struct method {
         const char *signature;
         method_fn handler;
         const char *action; /* polkit action, NULL: anyone */
+        int array_arg;      /* the argument naming the array, or ARG_* */
+        int profile_arg;    /* the argument naming the profile, or ARG_NONE */
 } method;
 
 static const method methods[] = {
-        { T_MANAGER, MANAGER_IFACE, "Boost", "ssa{sv}", method_manager_boost, ACTION_BOOST },
-        { T_MANAGER, MANAGER_IFACE, "Restore", "sa{sv}", method_manager_restore, ACTION_RESTORE },
-        { T_MANAGER, MANAGER_IFACE, "RestoreAll", "a{sv}", method_restore_all, ACTION_RESTORE },
-        { T_MANAGER, MANAGER_IFACE, "GetProfiles", "", method_get_profiles, NULL },
-        { T_ARRAY, ARRAY_IFACE, "Boost", "sa{sv}", method_array_boost, ACTION_BOOST },
-        { T_ARRAY, ARRAY_IFACE, "Restore", "a{sv}", method_array_restore, ACTION_RESTORE },
-        { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "Get", "ss", method_properties_get, NULL },
-        { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "GetAll", "s", method_properties_get_all, NULL },
-        { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "Set", "ssv", method_properties_set, NULL },
-        { T_MANAGER, DBUS_INTERFACE_OBJECT_MANAGER, "GetManagedObjects", "", method_get_managed_objects, NULL },
-        { T_ALL, DBUS_INTERFACE_INTROSPECTABLE, "Introspect", "", method_introspect, NULL },
+        { T_MANAGER, MANAGER_IFACE, "Boost", "ssa{sv}", method_manager_boost, ACTION_BOOST, 0, 1 },
+        { T_MANAGER, MANAGER_IFACE, "Restore", "sa{sv}", method_manager_restore, ACTION_RESTORE, 0, ARG_NONE },
+        { T_MANAGER, MANAGER_IFACE, "RestoreAll", "a{sv}", method_restore_all, ACTION_RESTORE, ARG_ALL, ARG_NONE },
+        { T_MANAGER, MANAGER_IFACE, "GetProfiles", "", method_get_profiles, NULL, ARG_NONE, ARG_NONE },
+        { T_ARRAY, ARRAY_IFACE, "Boost", "sa{sv}", method_array_boost, ACTION_BOOST, ARG_OBJECT, 0 },
+        { T_ARRAY, ARRAY_IFACE, "Restore", "a{sv}", method_array_restore, ACTION_RESTORE, ARG_OBJECT, ARG_NONE },
+        { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "Get", "ss", method_properties_get, NULL, ARG_NONE, ARG_NONE },
+        { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "GetAll", "s", method_properties_get_all, NULL, ARG_NONE, ARG_NONE },
+        { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "Set", "ssv", method_properties_set, NULL, ARG_NONE, ARG_NONE },
+        { T_MANAGER, DBUS_INTERFACE_OBJECT_MANAGER, "GetManagedObjects", "", method_get_managed_objects, NULL, ARG_NONE, ARG_NONE },
+        { T_ALL, DBUS_INTERFACE_INTROSPECTABLE, "Introspect", "", method_introspect, NULL, ARG_NONE, ARG_NONE },
 };
 
 int dispatch_resolve(const context *c, const char *path, target *ret_kind, char ret_array[MD_NAME_MAX + 1]) {
@@ -72,6 +91,83 @@ static const method *find_method(target kind, const char *iface, const char *mem
                 return mt;
         }
         return NULL;
+}
+
+/*
+ * Bytes of the values under @it, stopping as soon as they pass @budget;
+ * @options counts the dictionary entries met.
+ */
+static size_t args_bytes(DBusMessageIter *it, size_t budget, unsigned *options) {
+        size_t n = 0;
+
+        for (; n <= budget && dbus_message_iter_get_arg_type(it) != DBUS_TYPE_INVALID; dbus_message_iter_next(it)) {
+                int type = dbus_message_iter_get_arg_type(it);
+
+                if (dbus_type_is_container(type)) {
+                        DBusMessageIter sub;
+
+                        if (type == DBUS_TYPE_DICT_ENTRY)
+                                (*options)++;
+                        dbus_message_iter_recurse(it, &sub);
+                        n += 8 + args_bytes(&sub, budget - n, options);
+                } else if (type == DBUS_TYPE_STRING || type == DBUS_TYPE_OBJECT_PATH ||
+                           type == DBUS_TYPE_SIGNATURE) {
+                        const char *v;
+
+                        dbus_message_iter_get_basic(it, &v);
+                        n += strnlen(v, budget - n + 1) + 1;
+                } else
+                        n += 8;
+        }
+        return n;
+}
+
+static bool call_too_big(DBusMessage *m) {
+        DBusMessageIter it;
+        unsigned options = 0;
+
+        if (!dbus_message_iter_init(m, &it))
+                return false;
+        return args_bytes(&it, CALL_MAX_BYTES, &options) > CALL_MAX_BYTES || options > CALL_MAX_OPTIONS;
+}
+
+/* The string argument @index of @m, or NULL. */
+static const char *string_arg(DBusMessage *m, int index) {
+        DBusMessageIter it;
+        const char *v;
+
+        if (index < 0 || !dbus_message_iter_init(m, &it))
+                return NULL;
+        for (int i = 0; i < index; i++)
+                if (!dbus_message_iter_next(&it))
+                        return NULL;
+        if (dbus_message_iter_get_arg_type(&it) != DBUS_TYPE_STRING)
+                return NULL;
+        dbus_message_iter_get_basic(&it, &v);
+        return v;
+}
+
+/*
+ * polkit shows the details in its dialog ($(array) in the .policy's
+ * messages) and rules read them: only names the service knows go there,
+ * never the caller's own words.
+ */
+static void details_for(const context *c, const call *k, const method *mt, auth_details *ret) {
+        const char *spec = mt->array_arg == ARG_OBJECT ? k->array : string_arg(k->m, mt->array_arg);
+        const char *profile = string_arg(k->m, mt->profile_arg);
+        const md_array *a = spec ? md_array_set_find(&c->arrays, spec) : NULL;
+
+        *ret = (auth_details){};
+        if (mt->array_arg == ARG_ALL)
+                snprintf(ret->array, sizeof(ret->array), "all");
+        else if (a) {
+                snprintf(ret->array, sizeof(ret->array), "%s", a->name);
+                snprintf(ret->uuid, sizeof(ret->uuid), "%s", a->uuid);
+        } else if (spec)
+                snprintf(ret->array, sizeof(ret->array), "unknown");
+        if (profile)
+                snprintf(ret->profile, sizeof(ret->profile), "%s",
+                         profile_from_string(profile) >= 0 ? profile : "unknown");
 }
 
 static bool is_own_interface(const char *iface) {
@@ -121,10 +217,19 @@ void dispatch_message(context *c, DBusMessage *m) {
                 return;
         }
         if (mt->action) {
-                r = auth_check(c, m, mt->action, &who);
+                auth_details details;
+
+                if (call_too_big(m)) {
+                        send_reply(c, m, errors_reply(m, -EINVAL, "%s takes an array name, a profile and at most "
+                                                      "%u options, in at most %u bytes; this call is larger.",
+                                                      member, CALL_MAX_OPTIONS, CALL_MAX_BYTES));
+                        return;
+                }
+                details_for(c, &k, mt, &details);
+                r = auth_check(c, m, mt->action, &details, &who);
                 if (r == 0)
                         return; /* resumed by the answer */
-                if (r == -EBUSY) {
+                if (r == -EUSERS) {
                         send_reply(c, m, errors_reply(m, r, "Too many of your calls are waiting for "
                                                       "authorisation; wait for their answers."));
                         return;

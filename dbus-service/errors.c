@@ -20,6 +20,8 @@ const char *errors_name(int err) {
                 return MDB_ERROR_INVALID_ARGUMENT;
         case EBUSY:
                 return MDB_ERROR_BUSY;
+        case EUSERS:
+                return DBUS_ERROR_LIMITS_EXCEEDED;
         case MDB_ECONFLICT:
                 return MDB_ERROR_CONFLICT;
         default:
@@ -43,6 +45,8 @@ const char *errors_hint(int err) {
                 return "Nothing was written; correct the value and call again (see docs/dbus-api.md).";
         case EBUSY:
                 return "The kernel refuses this while an operation runs; try again when it ends.";
+        case EUSERS:
+                return "Nothing was written; call again once polkit has answered your earlier calls.";
         case MDB_ECONFLICT:
                 return "The values an administrator set were kept; put them back by hand if they are "
                        "not wanted.";

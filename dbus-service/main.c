@@ -156,6 +156,8 @@ static int bus_connect(context *c) {
         r = loop_attach(&c->loop, c->bus);
         if (r == 0)
                 r = dispatch_register(c);
+        if (r == 0)
+                r = auth_attach(c);
         return r;
 }
 

@@ -21,6 +21,14 @@ $(SERVICE_FAKEKERNEL): $(SERVICE_OBJ) $(FAKEKERNEL_OBJ) $(MDMODEL_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(FAKEKERNEL_LDFLAGS) -o $@ $^ $(SERVICE_LIBS)
 endif
+
+# Bus clients busctl cannot be: a polkit that never answers, a flood of calls.
+MDB_BUS := $(BUILD)/tests/mdb-bus
+ALL_TARGETS += $(MDB_BUS)
+$(BUILD)/tests/integration/mdb-bus.o: override CPPFLAGS += $(SERVICE_CPPFLAGS)
+$(MDB_BUS): $(BUILD)/tests/integration/mdb-bus.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SERVICE_LIBS)
 endif
 
 # D-Bus integration tests (tests/integration/service-*; service-lib.sh is
@@ -30,6 +38,7 @@ ifneq ($(SERVICE_FAKEKERNEL),)
 INTEGRATION_TESTS += \
 	tests/integration/service-boost-restore \
 	tests/integration/service-polkit \
+	tests/integration/service-auth-flood \
 	tests/integration/service-bus-policy \
 	tests/integration/service-auto-restore \
 	tests/integration/service-crash-restart \
