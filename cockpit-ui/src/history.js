@@ -19,23 +19,46 @@ export const RANGES = [
     { key: "1w", seconds: 7 * 86400 },
 ];
 
-// DataDir from the URL (?datadir=/srv/rrd), then collectd's rrdtool plugin
-// block in /etc/collectd/collectd.conf, then Debian's default.
-export async function dataDir() {
-    const fromUrl = cockpit.location.options.datadir;
-    if (typeof fromUrl === "string" && fromUrl.startsWith("/"))
-        return fromUrl;
+// collectd's DataDir: its rrdtool plugin block in /etc/collectd/collectd.conf,
+// else Debian's default.
+export async function configuredDataDir() {
     try {
         const conf = await cockpit.file("/etc/collectd/collectd.conf").read();
         // \x22 is '"': a bare quote in a regex would end xgettext's string.
         const block = /<Plugin\s+\x22?rrdtool\x22?\s*>([\s\S]*?)<\/Plugin>/i.exec(conf || "");
         const dir = block && /^\s*DataDir\s+\x22([^\x22]+)\x22/im.exec(block[1]);
         if (dir)
-            return dir[1];
+            return dir[1].replace(/\/+$/, "") || "/";
     } catch (err) {
         // unreadable or missing: collectd's default applies
     }
     return DEFAULT_DATADIR;
+}
+
+// True when @path is @base or a folder beneath it, written plainly: absolute,
+// without "." or ".." steps (which could climb out), without empty steps.
+export function isInside(path, base) {
+    if (typeof path !== "string" || !path.startsWith("/"))
+        return false;
+    const steps = path.replace(/\/+$/, "").split("/").slice(1);
+    if (steps.some(s => s === "" || s === "." || s === ".."))
+        return false;
+    const plain = "/" + steps.join("/");
+    return plain === base || plain.startsWith(base === "/" ? "/" : base + "/");
+}
+
+// The folder to read: the URL's ?datadir=... when it lies inside collectd's
+// DataDir (a host's or a site's subfolder of a central collector), else the
+// DataDir itself. A link cannot point the page at any other file of the
+// machine. Resolves to { dir, refused } with the refused URL value, if any.
+export async function dataDir() {
+    const base = await configuredDataDir();
+    const fromUrl = cockpit.location.options.datadir;
+    if (typeof fromUrl !== "string" || fromUrl === "")
+        return { dir: base, refused: null };
+    if (isInside(fromUrl, base))
+        return { dir: fromUrl.replace(/\/+$/, ""), refused: null };
+    return { dir: base, refused: fromUrl };
 }
 
 // Finds the newest mdraid-<array> folder under any host folder and the RRD

@@ -73,11 +73,11 @@ function useHistory(array, seconds) {
     useEffect(() => {
         let cancelled = false;
         (async () => {
-            const datadir = await dataDir();
+            const { dir: datadir, refused } = await dataDir();
             const files = await findFiles(datadir, array);
             if (!files)
-                return { datadir, missing: true };
-            return { datadir, data: await exportSeries(files, seconds) };
+                return { datadir, refused, missing: true };
+            return { datadir, refused, data: await exportSeries(files, seconds) };
         })()
                 .then(result => !cancelled && setState(result))
                 .catch(err => !cancelled && setState({ error: err }));
@@ -96,6 +96,10 @@ export const History = ({ array, systemFloor, helpExpanded }) => {
     const seconds = RANGES.find(r => r.key === range).seconds;
     const state = useHistory(array.Name, seconds);
 
+    const refused = state.refused &&
+        <Alert variant="warning" isInline isPlain className="mdb-datadir-refused"
+               title={cockpit.format(_("The address asks for $0, which is outside collectd's DataDir $1; showing $1 instead."),
+                                     state.refused, state.datadir)} />;
     let body;
     if (state.loading) {
         body = <Spinner size="lg" aria-label={_("Loading history")} />;
@@ -150,6 +154,7 @@ export const History = ({ array, systemFloor, helpExpanded }) => {
                     ))}
                 </ToggleGroup>}
             </div>
+            {refused}
             {body}
         </section>
     );

@@ -234,7 +234,21 @@ async function testBoostRestore(page) {
     }
 }
 
-const EMPTY_DATADIR = "/nonexistent/collectd/rrd";
+// A folder inside collectd's DataDir with no RRD files in it.
+const EMPTY_DATADIR = env.UI_EMPTY_DATADIR;
+
+// An address that points the page outside collectd's DataDir: refused, said so.
+async function testOutsideDataDir(browser) {
+    const page = await openPage(browser, env.UI_USER_URL, env.UI_OUTSIDE_DATADIR);
+    const note = page.locator("[data-array=md0] .mdb-datadir-refused");
+    await note.waitFor({ timeout: 20000 });
+    const text = (await note.innerText()).replace(/\s+/g, " ");
+    check(text.includes(env.UI_OUTSIDE_DATADIR) && text.includes(`outside collectd's DataDir ${env.DATADIR_BASE}`),
+          `a datadir outside collectd's DataDir is refused, and the page says so (${text})`);
+    check(await page.locator("[data-array=md0] .mdb-chart").count() === 0,
+          "and the files there are not drawn");
+    await page.close();
+}
 
 // An administrator changes the floor by hand after a boost: Restore keeps that
 // value, puts back the rest, and the card says so in words.
@@ -374,6 +388,7 @@ async function main() {
         // This session is pointed at a folder without RRD files.
         const user = await openPage(browser, env.UI_USER_URL, EMPTY_DATADIR);
         await testUnprivileged(user);
+        await testOutsideDataDir(browser);
         await testServiceGone(admin);
         await testServiceError(admin);
     } catch (err) {

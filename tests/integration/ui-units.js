@@ -155,19 +155,24 @@ test("compareTunables lists what a boost changes first", () => {
                      ["sync_speed_min", "sync_speed_max", "stripe_cache_size", "read_ahead_kb", "sync_max", "zzz_unknown"]);
 });
 
-test("dataDir follows the URL, then collectd's rrdtool block, then Debian's default", async () => {
+test("dataDir takes collectd's rrdtool block, then Debian's default, and a URL folder only inside it", async () => {
     const c = globalThis.window.cockpit;
     const conf = 'LoadPlugin rrdtool\n<Plugin "csv">\n  DataDir "/var/lib/collectd/csv"\n</Plugin>\n' +
-        '<Plugin rrdtool>\n  # DataDir "/commented"\n  DataDir "/srv/collectd/rrd"\n</Plugin>\n';
+        '<Plugin rrdtool>\n  # DataDir "/commented"\n  DataDir "/srv/collectd/rrd/"\n</Plugin>\n';
     c.file = () => ({ read: () => Promise.resolve(conf) });
-    assert.equal(await history.dataDir(), "/srv/collectd/rrd");
-    c.location.options = { datadir: "/tmp/elsewhere" };
-    assert.equal(await history.dataDir(), "/tmp/elsewhere");
-    c.location.options = { datadir: "relative/path" };
-    assert.equal(await history.dataDir(), "/srv/collectd/rrd", "a relative datadir is ignored");
+    c.location.options = {};
+    assert.deepEqual(await history.dataDir(), { dir: "/srv/collectd/rrd", refused: null });
+    c.location.options = { datadir: "/srv/collectd/rrd/site-a/" };
+    assert.deepEqual(await history.dataDir(), { dir: "/srv/collectd/rrd/site-a", refused: null },
+                     "a folder inside DataDir is read");
+    for (const bad of ["/tmp/elsewhere", "/srv/collectd/rrd-old", "/srv/collectd/rrd/../../../etc",
+                       "/srv/collectd/rrd/./x", "/srv/collectd//rrd/x", "relative/path", "/"]) {
+        c.location.options = { datadir: bad };
+        assert.deepEqual(await history.dataDir(), { dir: "/srv/collectd/rrd", refused: bad }, `${bad} is refused`);
+    }
     c.location.options = {};
     c.file = () => ({ read: () => Promise.resolve(null) });
-    assert.equal(await history.dataDir(), "/var/lib/collectd/rrd", "no collectd.conf");
+    assert.deepEqual(await history.dataDir(), { dir: "/var/lib/collectd/rrd", refused: null }, "no collectd.conf");
 });
 
 test("po2js turns a .po file into the cockpit.locale() call the bridge serves", () => {
