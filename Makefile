@@ -45,6 +45,7 @@ include mdmodel/build.mk
 -include policy/build.mk
 -include cockpit-ui/build.mk
 -include tests/build.mk
+-include tests/fuzz/build.mk
 -include tests/vm/build.mk
 -include demo/build.mk
 
