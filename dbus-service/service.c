@@ -46,8 +46,8 @@ int service_save_journal(context *c) {
 
         if (r < 0 && !c->journal_problem[0]) {
                 snprintf(c->journal_problem, sizeof(c->journal_problem),
-                         "Could not write %s/%s (%s): what the last changes wrote is not yet recorded there; "
-                         "retrying every poll.", c->state_dir, JOURNAL_FILE, strerror(-r));
+                         "Could not write %s/%s (%s), so it may be behind what the service has done; the "
+                         "service tries again on every poll.", c->state_dir, JOURNAL_FILE, strerror(-r));
                 log_error("could not write %s/%s: %s; retrying on every poll until it works", c->state_dir,
                           JOURNAL_FILE, strerror(-r));
         } else if (r == 0 && c->journal_problem[0]) {

@@ -328,6 +328,34 @@ async function testMenu(browser, base) {
     await page.close();
 }
 
+// A journal the service cannot write is said at the top of the page until a
+// retry works; the Boost that could not save its originals wrote nothing.
+async function testJournalProblem(page) {
+    // The service saves through .boosts.json.<pid>.tmp: a folder there makes each save fail.
+    const blocker = path.join(env.UI_STATE_DIR, `.boosts.json.${env.UI_SERVICE_PID}.tmp`);
+    const card = page.locator("[data-array=md0]");
+    const problem = page.locator("#mdb-journal-problem");
+    const before = ["sync_speed_min", "sync_speed_max", "stripe_cache_size"].map(n => readTunable(env.MDB_ROOT, n));
+    fs.mkdirSync(blocker);
+    try {
+        await card.getByRole("button", { name: "Boost md0" }).click();
+        await page.locator("#mdb-boost-dialog tr[data-tunable]").first().waitFor({ timeout: 10000 });
+        await page.locator("#mdb-boost-confirm").click();
+        await page.locator("#mdb-boost-dialog .mdb-error").waitFor({ timeout: 10000 });
+        await page.locator("#mdb-boost-dialog").getByRole("button", { name: "Cancel" }).click();
+        await problem.waitFor({ timeout: 15000 });
+        const text = (await problem.innerText()).replace(/\s+/g, " ");
+        check(/boost journal cannot be written/.test(text) && text.includes("Is a directory"),
+              `a journal that cannot be written is shown at the top of the page (${text})`);
+        const after = ["sync_speed_min", "sync_speed_max", "stripe_cache_size"].map(n => readTunable(env.MDB_ROOT, n));
+        check(JSON.stringify(after) === JSON.stringify(before), "the Boost that could not save its originals wrote nothing");
+    } finally {
+        fs.rmdirSync(blocker);
+    }
+    const gone = await problem.waitFor({ state: "detached", timeout: 15000 }).then(() => true, () => false);
+    check(gone, "the message goes once a retry writes the journal");
+}
+
 // The service leaving the bus turns the cards into a message with the command
 // that starts it, without reloading the page.
 async function testServiceGone(page) {
@@ -389,6 +417,7 @@ async function main() {
         const user = await openPage(browser, env.UI_USER_URL, EMPTY_DATADIR);
         await testUnprivileged(user);
         await testOutsideDataDir(browser);
+        await testJournalProblem(admin);
         await testServiceGone(admin);
         await testServiceError(admin);
     } catch (err) {
