@@ -33,9 +33,15 @@ void syncmax_explain(syncmax_verdict v, const md_array *a, char *buf, size_t siz
 
         switch (v) {
         case SYNCMAX_HELD_EXTERNAL:
-                snprintf(buf, size,
-                         "sync_max stays at %" PRIu64 ": %s has external metadata, whose user space "
-                         "(mdmon, mdadm) moves it; lifting it could corrupt data.", at, a->name);
+                if (a->metadata == MD_METADATA_EXTERNAL)
+                        snprintf(buf, size,
+                                 "sync_max stays at %" PRIu64 ": %s has external metadata, whose user space "
+                                 "(mdmon, mdadm) moves it; lifting it could corrupt data.", at, a->name);
+                else
+                        snprintf(buf, size,
+                                 "sync_max stays at %" PRIu64 ": the metadata_version of %s could not be read, "
+                                 "so it may be external metadata, whose user space (mdmon, mdadm) moves it; "
+                                 "lifting it could corrupt data.", at, a->name);
                 break;
         case SYNCMAX_HELD_MDADM:
                 snprintf(buf, size,

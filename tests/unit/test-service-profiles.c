@@ -320,7 +320,12 @@ static void test_sync_max_under_mdadm_is_held(void **state) {
         a.metadata = MD_METADATA_EXTERNAL;
         assert_int_equal(plan_mdadm(&a, 0, &p), 0);
         assert_null(item(&p, MD_T_SYNC_MAX));
-        assert_non_null(strstr(p.held[0].why, "external metadata"));
+        assert_non_null(strstr(p.held[0].why, "has external metadata"));
+        /* Metadata that could not be read may be external: held, and said so. */
+        a.metadata = _MD_METADATA_INVALID;
+        assert_int_equal(plan_mdadm(&a, 0, &p), 0);
+        assert_null(item(&p, MD_T_SYNC_MAX));
+        assert_non_null(strstr(p.held[0].why, "metadata_version of md0 could not be read, so it may be external"));
 
         /* A resync held by an admin's number: lifted, mdadm or not. */
         a.metadata = MD_METADATA_NATIVE;
