@@ -142,7 +142,18 @@ bool syncmax_watch_update(syncmax_watch *w, const md_array *a, int mdadm, const 
                         snprintf(resume, sizeof(resume), "mdadm --grow --continue /dev/%s --backup-file=%.200s",
                                  a->name, backup_file);
                 else if (md_array_moves_data_offset(a))
-                        snprintf(resume, sizeof(resume), "mdadm --grow --continue /dev/%s", a->name);
+                        /*
+                         * A reshape that moves the data offset writes each
+                         * stripe to new space and needs no backup; mdadm
+                         * --grow --continue returns at once for it and lifts
+                         * nothing. Lifting sync_max (and unfreezing) is all
+                         * it takes, and is safe.
+                         */
+                        snprintf(resume, sizeof(resume), "echo max > /sys/block/%s/md/sync_max%s%s%s (it moves "
+                                 "the data offset, so it needs no backup)", a->name,
+                                 a->sync_action == MD_SYNC_FROZEN ? " && echo idle > /sys/block/" : "",
+                                 a->sync_action == MD_SYNC_FROZEN ? a->name : "",
+                                 a->sync_action == MD_SYNC_FROZEN ? "/md/sync_action" : "");
                 else
                         snprintf(resume, sizeof(resume),
                                  "mdadm --grow --continue /dev/%s --backup-file=FILE (the backup file given to "

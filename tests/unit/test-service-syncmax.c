@@ -157,8 +157,17 @@ static void test_stuck_reshape(void **state) {
                 m[i].new_offset.value = 1024;
         assert_false(syncmax_watch_update(&w, &a, 0, NULL, 0, 60 * SEC));
         assert_true(syncmax_watch_update(&w, &a, 0, NULL, 60 * SEC, 60 * SEC));
-        assert_non_null(strstr(w.stuck, "Resume it safely with: mdadm --grow --continue /dev/md0"));
+        /* mdadm --grow --continue does nothing for it: sync_max is lifted, and a frozen one unfrozen. */
+        assert_non_null(strstr(w.stuck, "Resume it safely with: echo max > /sys/block/md0/md/sync_max && "
+                                        "echo idle > /sys/block/md0/md/sync_action (it moves the data offset, "
+                                        "so it needs no backup)"));
         assert_null(strstr(w.stuck, "backup-file"));
+        w = (syncmax_watch){};
+        a.sync_action = MD_SYNC_RESHAPE;
+        a.progress = (md_progress){ .kind = MD_PROGRESS_RUNNING, .done = 131072, .total = 2093056 };
+        assert_false(syncmax_watch_update(&w, &a, 0, NULL, 0, 60 * SEC));
+        assert_true(syncmax_watch_update(&w, &a, 0, NULL, 60 * SEC, 60 * SEC));
+        assert_non_null(strstr(w.stuck, "Resume it safely with: echo max > /sys/block/md0/md/sync_max (it moves"));
 
         /* A resync held by an admin's sync_max is not a reshape: never stuck. */
         w = (syncmax_watch){};
