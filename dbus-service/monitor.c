@@ -230,7 +230,8 @@ static bool follow_missing(context *c, journal_entry *e) {
         const md_array *same = md_array_set_find(&c->arrays, e->array);
         char uuid[sizeof(e->uuid)];
 
-        if (same && !same->uuid[0]) {
+        /* A uuid that is there but could not be read; one without a superblock is another array. */
+        if (same && (same->bad & MD_ATTR_BIT(MD_ATTR_UUID))) {
                 e->missing_polls = 0;
                 return false;
         }
@@ -238,7 +239,8 @@ static bool follow_missing(context *c, journal_entry *e) {
                 return false;
         if (same)
                 log_notice("array %s (uuid %s) is gone: %s now holds another array (uuid %s); dropping its boost "
-                           "without writing anything", e->array, e->uuid, same->name, same->uuid);
+                           "without writing anything", e->array, e->uuid, same->name,
+                           same->uuid[0] ? same->uuid : "none");
         else
                 log_notice("array %s (uuid %s) is gone; dropping its boost without writing anything", e->array,
                            e->uuid);
