@@ -16,10 +16,11 @@ $(VM_MD_DUMP): $(BUILD)/tests/vm/md-dump.o $(MDMODEL_LIB)
 # and raid5, then on raid6 and raid10, and the service (on disks bounded to
 # 4 MB/s each, so that its recoveries last as long on an idle host as on a
 # loaded one; tests/vm/real-kernel says why), and the service beside mdadm
-# reshaping through its backup file. They need mdboostd and
+# reshaping through its backup file, and the installed unit under systemd as
+# PID 1 (make install, D-Bus activation, the journal). They need mdboostd and
 # mdraid.so, which `check` builds through `all`.
 INTEGRATION_TESTS += tests/vm/real-kernel-raid15 tests/vm/real-kernel-raid610 tests/vm/real-kernel-service \
-                     tests/vm/real-kernel-reshape
+                     tests/vm/real-kernel-reshape tests/vm/real-kernel-systemd
 
 # The rebuild benchmark in the VM; writes docs/benchmarks.md and its plot.
 DEB_PACKAGES  += gnuplot-nox jq
