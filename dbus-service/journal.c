@@ -383,7 +383,18 @@ typedef struct bytes {
         size_t len;
 } bytes;
 
-static int write_all(int fd, const char *text, size_t len);
+static int write_all(int fd, const char *text, size_t len) {
+        while (len > 0) {
+                ssize_t n = write(fd, text, len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                text += n;
+                len -= (size_t)n;
+        }
+        return 0;
+}
 
 static int take_by_copy(int dir_fd, const char *name, void *userdata) {
         const bytes *b = userdata;
@@ -448,19 +459,6 @@ int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
         free(text);
         *ret = j;
         *report = rep;
-        return 0;
-}
-
-static int write_all(int fd, const char *text, size_t len) {
-        while (len > 0) {
-                ssize_t n = write(fd, text, len);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0)
-                        return -errno;
-                text += n;
-                len -= (size_t)n;
-        }
         return 0;
 }
 

@@ -228,7 +228,6 @@ static bool follow_users(context *c, const md_array *a, journal_entry *e) {
  */
 static bool follow_missing(context *c, journal_entry *e) {
         const md_array *same = md_array_set_find(&c->arrays, e->array);
-        char uuid[sizeof(e->uuid)];
 
         /* A uuid that is there but could not be read; one without a superblock is another array. */
         if (same && (same->bad & MD_ATTR_BIT(MD_ATTR_UUID))) {
@@ -244,8 +243,7 @@ static bool follow_missing(context *c, journal_entry *e) {
         else
                 log_notice("array %s (uuid %s) is gone; dropping its boost without writing anything", e->array,
                            e->uuid);
-        memcpy(uuid, e->uuid, sizeof(uuid));
-        journal_remove(&c->journal, uuid);
+        journal_remove(&c->journal, e->uuid);
         return true;
 }
 

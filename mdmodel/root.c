@@ -171,22 +171,24 @@ static int check_regular(int fd) {
 
         if (fstat(fd, &st) < 0)
                 return -errno;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        if (!S_ISREG(st.st_mode))
-                return -EINVAL;
-        return 0;
+        return mode_error(st.st_mode);
+}
+
+/* A read of @rel into @size bytes can be tried: 0, or -EINVAL. */
+static int read_args_valid(const md_root *r, const char *rel, size_t size) {
+        int k = rel_valid(r, rel);
+
+        if (k < 0)
+                return k;
+        return size == 0 || size > SSIZE_MAX ? -EINVAL : 0;
 }
 
 /* Validates the arguments and opens @rel for reading; the fd, or negative errno. */
 static int open_attr(const md_root *r, const char *rel, size_t size) {
-        int k;
+        int k = read_args_valid(r, rel, size);
 
-        k = rel_valid(r, rel);
         if (k < 0)
                 return k;
-        if (size == 0 || size > SSIZE_MAX)
-                return -EINVAL;
         /* O_NONBLOCK: opening a FIFO for reading must not wait for a writer. */
         return md_openat_beneath(r->fd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 }
@@ -220,11 +222,9 @@ static int open_regular(const md_root *r, const char *rel, char *buf, size_t siz
 
         if (!buf)
                 return -EINVAL;
-        k = rel_valid(r, rel);
+        k = read_args_valid(r, rel, size);
         if (k < 0)
                 return k;
-        if (size == 0 || size > SSIZE_MAX)
-                return -EINVAL;
         return md_open_regular_beneath(r->fd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, NULL);
 }
 

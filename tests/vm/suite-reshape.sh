@@ -34,6 +34,15 @@ not_boosted() { [ "$(mdb_array_prop md0 Boosted)" = false ]; }
 reshaping() { [ "$(md_attr md0 sync_action)" = reshape ]; }
 reshape_done() { md_idle md0 && [ "$(md_attr md0 reshape_position)" = none ]; }
 data_sum() { head -c "$DATA_BYTES" /dev/md0 | sha256sum | cut -d' ' -f1; }
+# write_data BYTES: random data at the start of md0; its checksum in $want.
+write_data() {
+	DATA_BYTES=$1
+	head -c "$DATA_BYTES" /dev/urandom >"$MDB_TMP/data"
+	dd if="$MDB_TMP/data" of=/dev/md0 bs=1M oflag=direct status=none
+	sync
+	want=$(sha256sum <"$MDB_TMP/data" | cut -d' ' -f1)
+	rm -f "$MDB_TMP/data"
+}
 
 # Every distinct value sync_max takes over SECONDS, one a line.
 sync_max_values() {
@@ -55,12 +64,7 @@ mdb_check "md0 keeps its data at sector 0 (no room to move it)" [ "$(cat /sys/bl
 mdb_check "md0's metadata is native 0.90" [ "$(md_attr md0 metadata_version)" = 0.90 ]
 
 # Known data on the whole first half of the array.
-DATA_BYTES=$((96 * 1024 * 1024))
-head -c "$DATA_BYTES" /dev/urandom >"$MDB_TMP/data"
-dd if="$MDB_TMP/data" of=/dev/md0 bs=1M oflag=direct status=none
-sync
-want=$(sha256sum <"$MDB_TMP/data" | cut -d' ' -f1)
-rm -f "$MDB_TMP/data"
+write_data $((96 * 1024 * 1024))
 mdb_check "the data reads back before any reshape" [ "$(data_sum)" = "$want" ]
 
 mdb_start_bus
@@ -108,12 +112,7 @@ mdadm --zero-superblock $(vm_disks 0 4) >/dev/null 2>&1
 mdadm --create /dev/md0 --run --quiet --level=raid5 --raid-devices=4 --chunk=64 \
 	--metadata=1.2 --data-offset=8M --bitmap=none --assume-clean $(vm_disks 0 4) ||
 	{ echo "mdadm --create md0 (1.2) failed"; exit 1; }
-DATA_BYTES=$((64 * 1024 * 1024))
-head -c "$DATA_BYTES" /dev/urandom >"$MDB_TMP/data"
-dd if="$MDB_TMP/data" of=/dev/md0 bs=1M oflag=direct status=none
-sync
-want=$(sha256sum <"$MDB_TMP/data" | cut -d' ' -f1)
-rm -f "$MDB_TMP/data"
+write_data $((64 * 1024 * 1024))
 printf 'reshape_stuck_ms = 2000\n' >"$MDB_TMP/stuck.conf"
 mdb_start_service --config "$MDB_TMP/stuck.conf"
 
