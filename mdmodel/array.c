@@ -18,24 +18,6 @@
 
 #define BIT(a) MD_ATTR_BIT(a)
 
-bool md_name_valid(const char *name) {
-        size_t n;
-
-        if (!name || strncmp(name, "md", 2) != 0)
-                return false;
-        n = strnlen(name, MD_NAME_MAX + 1);
-        if (n < 3 || n > MD_NAME_MAX)
-                return false;
-        for (size_t i = 2; i < n; i++) {
-                char c = name[i];
-
-                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '_'))
-                        return false;
-        }
-        return true;
-}
-
 /* The folders of one array being read. */
 typedef struct array_dirs {
         md_root dir;   /* sys/block/<name> */

@@ -32,9 +32,6 @@
  */
 #define MD_SET_FD_BUDGET 256
 
-/* The kernel's DISK_NAME_LEN and BDEVNAME_SIZE are 32. */
-#define MD_NAME_MAX 32
-
 /* Attributes that can be unreadable, one bit each in md_array.bad. */
 typedef enum md_attr {
         MD_ATTR_LEVEL,
@@ -138,13 +135,6 @@ typedef struct md_disk_counts {
         unsigned missing;    /* raid_disks minus members holding a slot */
         unsigned rebuilding; /* slot held, being recovered */
 } md_disk_counts;
-
-/*
- * True for a kernel md name: "md" then one or more of [A-Za-z0-9_], at most
- * MD_NAME_MAX bytes. Rejects "..", "/" and anything that could leave
- * sys/block. Every function below checks it.
- */
-bool md_name_valid(const char *name);
 
 /*
  * Lists and reads every md array under the root into @set, reusing its

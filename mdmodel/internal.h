@@ -87,11 +87,8 @@ int md_listing_is_dir(const md_listing *l, const char *name);
 /* True if @name is one the listing records (for tests: the list must stay sorted). */
 bool md_listing_knows(const char *name);
 
-/*
- * Adds the member folder @entry ("dev-vda") to @a with its name only; any
- * other entry is ignored. 0, or -ENOMEM / -E2BIG when the buffer cannot grow.
- */
-int md_member_add(md_array *a, const char *entry);
+/* The folder of each member device below md/: "dev-" and its kernel name. */
+#define MD_MEMBER_PREFIX "dev-"
 
 /* Reads the state, slot and recovery_start of every member md_listing_open found, then sorts them. */
 void md_members_read(const md_listing *l, md_array *a, bool offsets);

@@ -53,6 +53,49 @@ bool md_listing_knows(const char *name) {
         return name && name_index(name) >= 0;
 }
 
+static int grow_members(md_array *a) {
+        unsigned cap = a->members_cap ? a->members_cap * 2 : 4;
+        md_member *m;
+
+        if (cap > 65536)
+                return -E2BIG;
+        m = realloc(a->members, cap * sizeof(*m));
+        if (!m)
+                return -ENOMEM;
+        a->members = m;
+        a->members_cap = cap;
+        return 0;
+}
+
+/*
+ * The member folder @entry ("dev-vda") goes into @a with its name only; any
+ * other entry is not the listing's business. 0, or -ENOMEM / -E2BIG when the
+ * buffer cannot grow.
+ */
+static int add_member(md_array *a, const char *entry) {
+        const char *name;
+        md_member *m;
+        int k;
+
+        if (strncmp(entry, MD_MEMBER_PREFIX, strlen(MD_MEMBER_PREFIX)) != 0)
+                return 0;
+        name = entry + strlen(MD_MEMBER_PREFIX);
+        /* The kernel's names fit BDEVNAME_SIZE; anything else is not a member folder it made. */
+        if (name[0] == '\0' || strlen(name) > MD_NAME_MAX) {
+                a->bad |= UINT64_C(1) << MD_ATTR_MEMBERS;
+                return 0;
+        }
+        if (a->n_members >= a->members_cap) {
+                k = grow_members(a);
+                if (k < 0)
+                        return k;
+        }
+        m = &a->members[a->n_members++];
+        memset(m, 0, sizeof(*m));
+        snprintf(m->name, sizeof(m->name), "%s", name);
+        return 0;
+}
+
 typedef struct listing_scan {
         md_listing *l;
         md_array *a;
@@ -68,7 +111,7 @@ static int listing_entry(const char *name, unsigned char type, ino_t ino, void *
                 s->l->ino[i] = ino;
                 return 0;
         }
-        return md_member_add(s->a, name);
+        return add_member(s->a, name);
 }
 
 /*

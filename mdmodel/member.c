@@ -18,22 +18,6 @@
 
 #include "internal.h"
 
-#define MEMBER_PREFIX "dev-"
-
-static int grow_members(md_array *a) {
-        unsigned cap = a->members_cap ? a->members_cap * 2 : 4;
-        md_member *m;
-
-        if (cap > 65536)
-                return -E2BIG;
-        m = realloc(a->members, cap * sizeof(*m));
-        if (!m)
-                return -ENOMEM;
-        a->members = m;
-        a->members_cap = cap;
-        return 0;
-}
-
 /*
  * Reads a member attribute; -ENOENT and unreadable files are the caller's to
  * judge. The member folders are not listed (that would cost more than the
@@ -44,7 +28,7 @@ static ssize_t read_member_attr(const md_listing *l, const char *member, const c
         char path[MD_NAME_MAX + 64];
         int n;
 
-        n = snprintf(path, sizeof(path), "md/" MEMBER_PREFIX "%s/%s", member, attr);
+        n = snprintf(path, sizeof(path), "md/" MD_MEMBER_PREFIX "%s/%s", member, attr);
         if (n < 0 || (size_t) n >= sizeof(path))
                 return -ENAMETOOLONG;
         return md_listing_read_path(l, path, buf, size);
@@ -135,7 +119,7 @@ static md_tval read_offset(const md_listing *dir, const char *member, const char
         return v;
 }
 
-/* Fills everything but the name, which md_member_add set. */
+/* Fills everything but the name, which the listing set. */
 static void read_member(const md_listing *dir, md_member *m, bool offsets, bool *bad, bool *bad_offsets) {
         const char *name = m->name;
         bool state_ok, slot_ok;
@@ -159,30 +143,6 @@ static void read_member(const md_listing *dir, md_member *m, bool offsets, bool 
                 m->offset = m->new_offset = (md_tval){ .kind = MD_V_ABSENT };
         if (!state_ok || !slot_ok)
                 *bad = true;
-}
-
-int md_member_add(md_array *a, const char *entry) {
-        const char *name;
-        md_member *m;
-        int k;
-
-        if (strncmp(entry, MEMBER_PREFIX, strlen(MEMBER_PREFIX)) != 0)
-                return 0;
-        name = entry + strlen(MEMBER_PREFIX);
-        /* The kernel's names fit BDEVNAME_SIZE; anything else is not a member folder it made. */
-        if (name[0] == '\0' || strlen(name) > MD_NAME_MAX) {
-                a->bad |= UINT64_C(1) << MD_ATTR_MEMBERS;
-                return 0;
-        }
-        if (a->n_members >= a->members_cap) {
-                k = grow_members(a);
-                if (k < 0)
-                        return k;
-        }
-        m = &a->members[a->n_members++];
-        memset(m, 0, sizeof(*m));
-        snprintf(m->name, sizeof(m->name), "%s", name);
-        return 0;
 }
 
 /* Slot order, members without a slot (spares, journal, unknown) last, then by name. */

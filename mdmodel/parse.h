@@ -9,6 +9,7 @@
  * that overflow 64 bits). Output parameters are written only on success.
  */
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,7 +27,7 @@ typedef enum md_level {
         MD_LEVEL_CONTAINER,
         MD_LEVEL_NONE, /* empty "level": inactive or still assembling */
         _MD_LEVEL_MAX,
-        _MD_LEVEL_INVALID = -22, /* -EINVAL: unknown or unreadable */
+        _MD_LEVEL_INVALID = -EINVAL, /* unknown or unreadable */
 } md_level;
 
 /* Bit for a level, for the tunables table's level masks. */
@@ -49,7 +50,7 @@ typedef enum md_array_state {
         MD_ARRAY_ACTIVE_IDLE,
         MD_ARRAY_BROKEN,
         _MD_ARRAY_STATE_MAX,
-        _MD_ARRAY_STATE_INVALID = -22,
+        _MD_ARRAY_STATE_INVALID = -EINVAL,
 } md_array_state;
 
 typedef enum md_sync_action {
@@ -61,7 +62,7 @@ typedef enum md_sync_action {
         MD_SYNC_RESHAPE,
         MD_SYNC_FROZEN,
         _MD_SYNC_ACTION_MAX,
-        _MD_SYNC_ACTION_INVALID = -22,
+        _MD_SYNC_ACTION_INVALID = -EINVAL,
 } md_sync_action;
 
 /*
@@ -74,7 +75,7 @@ typedef enum md_metadata {
         MD_METADATA_NATIVE,
         MD_METADATA_EXTERNAL,
         _MD_METADATA_MAX,
-        _MD_METADATA_INVALID = -22,
+        _MD_METADATA_INVALID = -EINVAL,
 } md_metadata;
 
 /* Member state flags, one bit per word of dev-NAME/state. */
@@ -114,6 +115,11 @@ typedef struct md_tval {
         md_vkind kind;
         uint64_t value; /* meaningful for NUMBER, SYSTEM, LOCAL */
 } md_tval;
+
+/* Whether @v holds a number: "N", "N (system)" or "N (local)". */
+static inline bool md_tval_has_number(const md_tval *v) {
+        return v->kind == MD_V_NUMBER || v->kind == MD_V_SYSTEM || v->kind == MD_V_LOCAL;
+}
 
 /* "N / M" new (old) during a reshape, for raid_disks, chunk_size and layout. */
 typedef struct md_newold {

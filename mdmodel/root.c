@@ -24,6 +24,24 @@
 
 #include "internal.h"
 
+bool md_name_valid(const char *name) {
+        size_t n;
+
+        if (!name || strncmp(name, "md", 2) != 0)
+                return false;
+        n = strnlen(name, MD_NAME_MAX + 1);
+        if (n < 3 || n > MD_NAME_MAX)
+                return false;
+        for (size_t i = 2; i < n; i++) {
+                char c = name[i];
+
+                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_'))
+                        return false;
+        }
+        return true;
+}
+
 /* The path the kernel gives for @fd, through /proc; -errno when /proc cannot tell. */
 static int fd_path(int fd, char *buf, size_t size) {
         char self[64];

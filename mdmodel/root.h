@@ -13,11 +13,22 @@
  * failure; they never log. Output parameters are written only on success.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 /* sysfs attributes are at most one page; anything longer is not an attribute. */
 #define MD_ATTR_MAX 4096
+
+/* The kernel's DISK_NAME_LEN and BDEVNAME_SIZE are 32. */
+#define MD_NAME_MAX 32
+
+/*
+ * True for a kernel md name: "md" then one or more of [A-Za-z0-9_], at most
+ * MD_NAME_MAX bytes. Rejects "..", "/" and anything that could leave
+ * sys/block: every function that puts an array's name into a path checks it.
+ */
+bool md_name_valid(const char *name);
 
 typedef struct md_root {
         int fd; /* O_PATH|O_DIRECTORY descriptor of the root */

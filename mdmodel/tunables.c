@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "array.h"
 #include "tunables.h"
 
 /* Every level that is a block device with a request queue: all but containers and "none". */
@@ -260,8 +259,7 @@ static int check_text(const md_tunable_info *i, const char *text, uint64_t *ret_
  */
 static bool readback_matches(const md_tval *v, const char *text, bool is_number, uint64_t number) {
         if (is_number)
-                return (v->kind == MD_V_NUMBER || v->kind == MD_V_SYSTEM || v->kind == MD_V_LOCAL) &&
-                       v->value == number;
+                return md_tval_has_number(v) && v->value == number;
         if (strcmp(text, "system") == 0)
                 return v->kind == MD_V_SYSTEM;
         return v->kind == MD_V_MAX;

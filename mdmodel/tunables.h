@@ -10,6 +10,7 @@
  * service boosts and restores them; nothing else hard-codes a path or bound.
  */
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -31,7 +32,7 @@ typedef enum md_tunable {
         MD_T_SPEED_LIMIT_MIN = _MD_T_ARRAY_MAX, /* /proc/sys/dev/raid/speed_limit_min */
         MD_T_SPEED_LIMIT_MAX,                   /* /proc/sys/dev/raid/speed_limit_max */
         _MD_T_MAX,
-        _MD_T_INVALID = -22,
+        _MD_T_INVALID = -EINVAL,
 } md_tunable;
 
 typedef enum md_scope {
