@@ -9,6 +9,7 @@
 
 #include "array.h"
 #include "config.h"
+#include "governor.h"
 #include "journal.h"
 #include "loop.h"
 #include "root.h"
@@ -46,6 +47,17 @@ typedef struct array_object {
         syncmax_watch reshape; /* is its reshape stuck at sync_max? */
 } array_object;
 
+/*
+ * What the service follows of a boost between polls that a restart need not
+ * keep: one per journal entry, by UUID (service_watch).
+ */
+typedef struct boost_watch {
+        char uuid[37];
+        governor_clock governor;
+        uint64_t retry_usec;    /* no automatic restore before this CLOCK_MONOTONIC time */
+        unsigned missing_polls; /* polls in a row that did not find the array */
+} boost_watch;
+
 struct auth_request;
 
 typedef struct context {
@@ -65,6 +77,8 @@ typedef struct context {
         journal journal;
         /* Why the journal on disk is behind the one in memory, "" when it is not; retried on every poll. */
         char journal_problem[256];
+        boost_watch *watches;
+        unsigned n_watches;
 
         array_object *objects; /* one per array in @arrays, same order */
         unsigned n_objects;
@@ -73,5 +87,3 @@ typedef struct context {
         struct auth_request *auths;
 } context;
 
-/* Bytes all stripe caches together may pin: a share of MemTotal, 0 when MemTotal is unknown. */
-uint64_t context_memory_budget(const context *c);

@@ -18,7 +18,7 @@
 bool journal_tval_equal(const md_tval *a, const md_tval *b) {
         if (a->kind != b->kind)
                 return false;
-        if (a->kind == MD_V_NUMBER || a->kind == MD_V_SYSTEM || a->kind == MD_V_LOCAL)
+        if (md_tval_has_number(a))
                 return a->value == b->value;
         return true;
 }
@@ -108,6 +108,7 @@ static int parse_tvals(json_object *o, const char *key, md_tval out[_MD_T_ARRAY_
 
 static int parse_entry(const char *uuid, json_object *o, journal_entry *ret, char *why) {
         journal_entry e = {};
+        char fit[JOURNAL_WORD_MAX] = "";
         json_object *since;
         int64_t s;
         int r;
@@ -138,12 +139,12 @@ static int parse_entry(const char *uuid, json_object *o, journal_entry *ret, cha
         if (r == 0)
                 r = parse_tvals(o, "earlier", e.earlier, why);
         if (r == 0)
-                r = copy_word(o, "fit", e.fit, sizeof(e.fit), false, why);
+                r = copy_word(o, "fit", fit, sizeof(fit), false, why);
         if (r < 0)
                 return r;
-        if (e.fit[0] && strcmp(e.fit, JOURNAL_FIT_PENDING) != 0 && strcmp(e.fit, JOURNAL_FIT_DONE) != 0 &&
-            strcmp(e.fit, JOURNAL_FIT_FREE) != 0 && strcmp(e.fit, JOURNAL_FIT_HELD) != 0)
-                return REJECT(why, "\"fit\" is an unknown state \"%s\"", e.fit);
+        e.fit = governor_state_from_string(fit);
+        if (e.fit < 0)
+                return REJECT(why, "\"fit\" is an unknown state \"%s\"", fit);
         *ret = e;
         return 0;
 }
@@ -257,8 +258,8 @@ static json_object *format_entry(const journal_entry *e) {
                 json_object_put(o);
                 return NULL;
         }
-        if (e->fit[0])
-                json_object_object_add(o, "fit", json_object_new_string(e->fit));
+        if (e->fit != GOVERNOR_OFF)
+                json_object_object_add(o, "fit", json_object_new_string(governor_state_to_string(e->fit)));
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
                 if (e->earlier[t].kind != MD_V_ABSENT) {
                         if (add_tvals(o, "earlier", e->earlier) < 0) {

@@ -13,14 +13,15 @@
  *                 "written":   { "sync_speed_min": "50000 (local)" },
  *                 "fit": "pending" } } }
  *
- * "fit" follows a `fast` floor that is to be lowered to a share of the
- * rebuild's speed: "pending" until that is done. After it, the ceiling
- * follows the array's users: "held" at the lowered floor while they read or
- * write, "free" at the boost's own ceiling while they are quiet. "done" when
- * nothing is followed any more. A value a later write replaced moves to
- * "earlier": one the boost wrote too (or the ceiling it left in place), which
- * Restore still counts as its own. The journal records each new value before
- * the kernel gets it, so a crash in between leaves either value behind.
+ * "fit" is the state of a `fast` boost's governor (governor.h): "pending",
+ * "free", "held", "done", absent when nothing is followed. A value a later
+ * write replaced moves to "earlier": one the boost wrote too (or the ceiling
+ * it left in place), which Restore still counts as its own. The journal
+ * records each new value before the kernel gets it, so a crash in between
+ * leaves either value behind.
+ *
+ * An entry holds only what a restart needs; what the service measures
+ * between polls is in context.h's boost_watch.
  *
  * "clean" is true only after a normal stop. It is written atomically: a
  * temporary file in the same directory, fsync, rename over the old one, fsync
@@ -32,13 +33,10 @@
 #include <stdint.h>
 
 #include "array.h"
+#include "governor.h"
 
 #define JOURNAL_FILE "boosts.json"
 #define JOURNAL_WORD_MAX 16
-#define JOURNAL_FIT_PENDING "pending"
-#define JOURNAL_FIT_DONE "done"
-#define JOURNAL_FIT_FREE "free"
-#define JOURNAL_FIT_HELD "held"
 
 typedef struct journal_entry {
         char uuid[37];
@@ -51,13 +49,7 @@ typedef struct journal_entry {
         md_tval originals[_MD_T_ARRAY_MAX]; /* kind MD_V_ABSENT: not saved */
         md_tval written[_MD_T_ARRAY_MAX];   /* read back after our write */
         md_tval earlier[_MD_T_ARRAY_MAX];   /* replaced by a later write of the same boost */
-        char fit[JOURNAL_WORD_MAX];         /* "", "pending", "free", "held" or "done" */
-        uint64_t fit_start_usec; /* not saved: CLOCK_MONOTONIC time the fit's wait began, 0 before */
-        uint64_t io_sectors;     /* not saved: the array's io_sectors at io_usec */
-        uint64_t io_usec;        /* not saved: CLOCK_MONOTONIC time io_sectors was read, 0 before */
-        uint64_t users_usec;     /* not saved: when the array last had users, 0 before */
-        uint64_t retry_usec; /* not saved: no automatic restore before this CLOCK_MONOTONIC time */
-        unsigned missing_polls; /* not saved: polls in a row that did not find the array */
+        governor_state fit;
 } journal_entry;
 
 typedef struct journal {

@@ -159,66 +159,9 @@ void monitor_free(context *c) {
         c->objects = NULL;
         c->n_objects = 0;
         prop_cache_free(&c->manager_cache);
-}
-
-/*
- * md's sync_speed is the rebuild's progress over its last ten marks, three
- * seconds apart (md_do_sync's resync_mark), and the number md compares with
- * the floor. Read once the boost has held for that span (fit_after_ms, 30 s
- * by default), it is the speed the rebuild reaches under the boost's floor
- * with the array's load of the moment; the floor is then lowered to a share
- * of it.
- */
-static bool follow_fit(context *c, const md_array *a, journal_entry *e) {
-        uint64_t now = loop_now_usec();
-
-        if (strcmp(e->fit, JOURNAL_FIT_PENDING) != 0 || a->sync_action == MD_SYNC_FROZEN)
-                return false;
-        if (e->fit_start_usec == 0) {
-                e->fit_start_usec = now;
-                return false;
-        }
-        if (now - e->fit_start_usec < c->cfg.profiles.fit_after_ms * 1000u)
-                return false;
-        return service_fit_floor(c, a, e);
-}
-
-/*
- * Above its floor md yields to other I/O only while it sees some on the
- * members (is_mddev_idle), and only by waiting for its own requests in
- * flight; it sleeps only when its speed is over sync_speed_max. So while the
- * array's users read or write, the ceiling comes down to the fitted floor
- * and the rebuild keeps exactly that; once they have been quiet for
- * quiet_ms, the ceiling lifts and the rebuild takes the idle disks.
- * Users are what the md device itself counts (sys/block/<md>/stat): the
- * rebuild reads and writes the members, never the md device.
- */
-#define USERS_BUSY_KIBS 1024 /* less than this is housekeeping, not users to make room for */
-
-static bool follow_users(context *c, const md_array *a, journal_entry *e) {
-        uint64_t now = loop_now_usec();
-
-        if (a->sync_action == MD_SYNC_FROZEN)
-                return false;
-        if (a->io_sectors.kind != MD_V_NUMBER) {
-                e->io_usec = 0; /* unknown: the users count as quiet */
-        } else {
-                bool first = e->io_usec == 0;
-
-                if (!first && now > e->io_usec && a->io_sectors.value >= e->io_sectors &&
-                    (a->io_sectors.value - e->io_sectors) / 2 * 1000000 / (now - e->io_usec) >= USERS_BUSY_KIBS)
-                        e->users_usec = now;
-                e->io_sectors = a->io_sectors.value;
-                e->io_usec = now;
-                if (first) {
-                        /* A rate takes two reads. After a restart, a hold counts from now. */
-                        if (strcmp(e->fit, JOURNAL_FIT_HELD) == 0)
-                                e->users_usec = now;
-                        return false;
-                }
-        }
-        return service_hold_ceiling(c, a, e,
-                                    e->users_usec != 0 && now - e->users_usec < c->cfg.profiles.quiet_ms * 1000u);
+        free(c->watches);
+        c->watches = NULL;
+        c->n_watches = 0;
 }
 
 /*
@@ -226,15 +169,15 @@ static bool follow_users(context *c, const md_array *a, journal_entry *e) {
  * its folder is absent or holds another array (another UUID), poll after
  * poll; an array whose UUID could not be read is not gone.
  */
-static bool follow_missing(context *c, journal_entry *e) {
+static bool follow_missing(context *c, journal_entry *e, boost_watch *w) {
         const md_array *same = md_array_set_find(&c->arrays, e->array);
 
         /* A uuid that is there but could not be read; one without a superblock is another array. */
         if (same && (same->bad & MD_ATTR_BIT(MD_ATTR_UUID))) {
-                e->missing_polls = 0;
+                w->missing_polls = 0;
                 return false;
         }
-        if (++e->missing_polls < GONE_POLLS)
+        if (++w->missing_polls < GONE_POLLS)
                 return false;
         if (same)
                 log_notice("array %s (uuid %s) is gone: %s now holds another array (uuid %s); dropping its boost "
@@ -247,20 +190,22 @@ static bool follow_missing(context *c, journal_entry *e) {
         return true;
 }
 
-/* Follows one boost: drop it if its array is gone, arm it, or restore it when its operation ended. */
+/* Follows one boost: drop it if its array is gone, arm it, govern it, or restore it when its operation ended. */
 static bool follow_boost(context *c, const char *uuid) {
         journal_entry *e = journal_find(&c->journal, uuid);
+        boost_watch *w = service_watch(c, uuid);
+        governor_decision d;
         const md_array *a;
         char why[96];
         op_result res = {};
         int r;
 
-        if (!e)
+        if (!e || !w)
                 return false;
         a = md_array_set_find(&c->arrays, uuid);
         if (!a)
-                return follow_missing(c, e);
-        e->missing_polls = 0;
+                return follow_missing(c, e, w);
+        w->missing_polls = 0;
         if (strcmp(e->array, a->name) != 0) {
                 snprintf(e->array, sizeof(e->array), "%s", a->name);
                 return true;
@@ -276,20 +221,19 @@ static bool follow_boost(context *c, const char *uuid) {
                 return true;
         }
         if (a->sync_action != MD_SYNC_IDLE) {
-                if (strcmp(e->fit, JOURNAL_FIT_FREE) == 0 || strcmp(e->fit, JOURNAL_FIT_HELD) == 0)
-                        return follow_users(c, a, e);
-                return follow_fit(c, a, e);
+                governor_step(&c->cfg.profiles, a, e, &w->governor, loop_now_usec(), &d);
+                return service_govern(c, a, e, &d);
         }
-        if (e->retry_usec > loop_now_usec())
+        if (w->retry_usec > loop_now_usec())
                 return false;
         snprintf(why, sizeof(why), "after %s ended", e->operation);
         r = service_restore_array(c, a, NULL, why, &res);
         if (r < 0 && res.message[0])
                 log_warning("automatic restore of %s: %s", a->name, res.message);
         /* A write the kernel refused stays in the journal: try again later, not on every poll. */
-        e = journal_find(&c->journal, uuid);
-        if (e && r < 0 && r != -MDB_ECONFLICT)
-                e->retry_usec = loop_now_usec() + AUTO_RESTORE_RETRY_USEC;
+        w = service_find_watch(c, uuid);
+        if (w && journal_find(&c->journal, uuid) && r < 0 && r != -MDB_ECONFLICT)
+                w->retry_usec = loop_now_usec() + AUTO_RESTORE_RETRY_USEC;
         return false; /* service_restore_array saved the journal */
 }
 
@@ -308,6 +252,7 @@ static void follow_boosts(context *c) {
         for (unsigned i = 0; i < n; i++)
                 dirty = follow_boost(c, uuids[i]) || dirty;
         free(uuids);
+        service_prune_watches(c);
         if (dirty)
                 service_save_journal(c);
 }

@@ -84,37 +84,26 @@ unsigned profile_cache_members(const md_array *a) {
         return m > 4096 ? 4096 : (unsigned)m;
 }
 
-static bool tval_has_number(const md_tval *v) {
-        return v->kind == MD_V_NUMBER || v->kind == MD_V_SYSTEM || v->kind == MD_V_LOCAL;
-}
-
 uint64_t profile_stripe_cache_bytes(const md_array *a) {
         const md_tval *v = &a->tunables[MD_T_STRIPE_CACHE_SIZE];
 
-        if (!tval_has_number(v))
+        if (!md_tval_has_number(v))
                 return 0;
         return md_tunable_mem_cost(MD_T_STRIPE_CACHE_SIZE, v->value, profile_cache_members(a));
 }
 
-int profile_fit_floor(const md_tval *speed, unsigned percent, const md_tval *original, const md_tval *written,
-                      uint64_t *ret) {
-        uint64_t floor;
+uint64_t profile_memory_budget(const profile_settings *s, uint64_t mem_total) {
+        return mem_total / 100 * s->budget_percent;
+}
 
-        if (speed->kind != MD_V_NUMBER || speed->value == 0)
-                return -ENODATA;
-        if (!tval_has_number(written))
-                return -ERANGE;
-        floor = speed->value / 100 * percent + speed->value % 100 * percent / 100;
-        /*
-         * Above its floor md yields to every other request on the array, so a
-         * floor at or above what the rebuild reaches changes nothing, and one
-         * at or below the original gives the rebuild nothing the boost was for.
-         */
-        if (floor >= written->value || (tval_has_number(original) && floor <= original->value) ||
-            md_tunable_check(MD_T_SYNC_SPEED_MIN, floor) < 0)
-                return -ERANGE;
-        *ret = floor;
-        return 0;
+uint64_t profile_budget_for(const profile_settings *s, uint64_t mem_total, const md_array_set *set,
+                            const md_array *a) {
+        uint64_t budget = profile_memory_budget(s, mem_total), others = 0;
+
+        for (unsigned i = 0; i < set->n; i++)
+                if (strcmp(set->arrays[i].name, a->name) != 0)
+                        others += profile_stripe_cache_bytes(&set->arrays[i]);
+        return others >= budget ? 0 : budget - others;
 }
 
 static void plan_add(plan *p, const md_array *a, md_tunable t, uint64_t value, const char *text) {
@@ -128,7 +117,7 @@ static void plan_add(plan *p, const md_array *a, md_tunable t, uint64_t value, c
 }
 
 static int need_number(const md_array *a, md_tunable t, char *errbuf, size_t errlen) {
-        if (tval_has_number(&a->tunables[t]))
+        if (md_tval_has_number(&a->tunables[t]))
                 return 0;
         snprintf(errbuf, errlen, "Could not read %s of %s; nothing was written.", md_tunable_get(t)->name,
                  a->name);

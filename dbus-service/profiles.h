@@ -7,6 +7,7 @@
  * logging; docs/profiles.md explains every number.
  */
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,7 +18,7 @@ typedef enum profile {
         PROFILE_FAST,
         PROFILE_MAX,
         _PROFILE_MAX,
-        _PROFILE_INVALID = -22,
+        _PROFILE_INVALID = -EINVAL,
 } profile;
 
 typedef struct profile_settings {
@@ -86,18 +87,15 @@ int profile_rule(profile p, const profile_settings *s, md_tunable t, char *buf, 
 int profile_plan(const plan_input *in, profile p, const boost_options *o, plan *ret, char *errbuf,
                  size_t errlen);
 
-/*
- * The floor a `fast` boost settles on once the rebuild has run under it:
- * @percent of @speed, md's sync_speed (KiB/s) read after the boost held for
- * md's averaging span. 0 with the floor in @ret when that lowers @written
- * and stays above @original; -ERANGE when it would not (the written floor
- * is kept); -ENODATA when @speed is no rate.
- */
-int profile_fit_floor(const md_tval *speed, unsigned percent, const md_tval *original, const md_tval *written,
-                      uint64_t *ret);
-
 /* Bytes @a's current stripe cache pins (0 without one). */
 uint64_t profile_stripe_cache_bytes(const md_array *a);
+
+/* Bytes all stripe caches together may pin: budget_percent of @mem_total, 0 when MemTotal is unknown. */
+uint64_t profile_memory_budget(const profile_settings *s, uint64_t mem_total);
+
+/* What @a's stripe cache may pin: the budget less what the other arrays of @set pin now. */
+uint64_t profile_budget_for(const profile_settings *s, uint64_t mem_total, const md_array_set *set,
+                            const md_array *a);
 
 /*
  * The stripes a reshape of @a needs while it runs, 0 when none runs: four

@@ -132,7 +132,7 @@ static bool add_pair(DBusMessageIter *dict, const char *k, const char *v) {
 }
 
 static uint64_t tval_number(const md_tval *v) {
-        return v->kind == MD_V_NUMBER || v->kind == MD_V_SYSTEM || v->kind == MD_V_LOCAL ? v->value : 0;
+        return md_tval_has_number(v) ? v->value : 0;
 }
 
 static bool add_tvals(DBusMessageIter *it, const md_tval vals[_MD_T_ARRAY_MAX]) {
@@ -275,7 +275,7 @@ static bool add_manager_prop(const context *c, unsigned idx, DBusMessageIter *it
         case M_SPEED_MAX:
                 return add_u64(it, tval_number(&c->globals.speed_limit_max));
         case M_BUDGET:
-                return add_u64(it, context_memory_budget(c));
+                return add_u64(it, profile_memory_budget(&c->cfg.profiles, c->mem_total));
         case M_ARRAYS:
                 if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "o", &arr))
                         return false;

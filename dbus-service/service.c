@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -14,10 +15,6 @@
 #include "restore.h"
 #include "service.h"
 #include "syncmax.h"
-
-uint64_t context_memory_budget(const context *c) {
-        return c->mem_total / 100 * c->cfg.profiles.budget_percent;
-}
 
 static uint64_t realtime_usec(void) {
         struct timespec ts;
@@ -57,6 +54,41 @@ int service_save_journal(context *c) {
         return r;
 }
 
+boost_watch *service_find_watch(context *c, const char *uuid) {
+        for (unsigned i = 0; i < c->n_watches; i++)
+                if (strcmp(c->watches[i].uuid, uuid) == 0)
+                        return &c->watches[i];
+        return NULL;
+}
+
+boost_watch *service_watch(context *c, const char *uuid) {
+        boost_watch *w = service_find_watch(c, uuid), *n;
+
+        if (w)
+                return w;
+        n = realloc(c->watches, (c->n_watches + 1) * sizeof(*n));
+        if (!n)
+                return NULL;
+        c->watches = n;
+        w = &c->watches[c->n_watches++];
+        *w = (boost_watch){};
+        snprintf(w->uuid, sizeof(w->uuid), "%s", uuid);
+        return w;
+}
+
+void service_prune_watches(context *c) {
+        unsigned k = 0;
+
+        for (unsigned i = 0; i < c->n_watches; i++)
+                if (journal_find(&c->journal, c->watches[i].uuid))
+                        c->watches[k++] = c->watches[i];
+        c->n_watches = k;
+        if (k == 0) {
+                free(c->watches);
+                c->watches = NULL;
+        }
+}
+
 void service_retry_journal(context *c) {
         if (c->journal_problem[0])
                 (void)service_save_journal(c);
@@ -77,15 +109,6 @@ static const md_array *find_array(context *c, const char *spec, op_result *res) 
         else
                 snprintf(res->array, sizeof(res->array), "%s", a->name);
         return a;
-}
-
-static uint64_t budget_for(const context *c, const md_array *a) {
-        uint64_t budget = context_memory_budget(c), others = 0;
-
-        for (unsigned i = 0; i < c->arrays.n; i++)
-                if (strcmp(c->arrays.arrays[i].name, a->name) != 0)
-                        others += profile_stripe_cache_bytes(&c->arrays.arrays[i]);
-        return others >= budget ? 0 : budget - others;
 }
 
 /* True when @t of @a reads as @want now. */
@@ -250,7 +273,7 @@ static int boost_plan(context *c, const char *spec, const char *profile_name, co
         a = find_array(c, spec, res);
         if (!a)
                 return -ENOENT;
-        in = (plan_input){ .array = a, .settings = &c->cfg.profiles, .budget_bytes = budget_for(c, a) };
+        in = (plan_input){ .array = a, .settings = &c->cfg.profiles, .budget_bytes = profile_budget_for(&c->cfg.profiles, c->mem_total, &c->arrays, a) };
         /* Only a numeric sync_max asks who drives the array. */
         if (a->tunables[MD_T_SYNC_MAX].kind == MD_V_NUMBER)
                 in.mdadm = syncmax_mdadm_running(&c->root);
@@ -315,16 +338,18 @@ static int boost_save_originals(context *c, const md_array *a, profile pr, const
  * itself. A boost that writes the floor another way ends an earlier fit; one
  * that leaves the floor alone leaves the fit as it was.
  */
-static void boost_set_fit(const context *c, profile pr, const boost_options *o, const plan *p, journal_entry *e) {
-        for (unsigned i = 0; i < p->n; i++) {
-                if (p->items[i].tunable != MD_T_SYNC_SPEED_MIN)
-                        continue;
-                if (pr == PROFILE_FAST && !o->set[MD_T_SYNC_SPEED_MIN] && c->cfg.profiles.fit_percent > 0)
-                        snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_PENDING);
-                else
-                        e->fit[0] = 0;
-                e->fit_start_usec = 0;
-                return;
+static void boost_set_fit(context *c, profile pr, const boost_options *o, const plan *p, journal_entry *e) {
+        bool writes_floor = false, restart;
+
+        for (unsigned i = 0; i < p->n; i++)
+                writes_floor = writes_floor || p->items[i].tunable == MD_T_SYNC_SPEED_MIN;
+        e->fit = governor_on_boost(&c->cfg.profiles, e->fit, pr == PROFILE_FAST, writes_floor,
+                                   o->set[MD_T_SYNC_SPEED_MIN], &restart);
+        if (restart) {
+                boost_watch *w = service_find_watch(c, e->uuid);
+
+                if (w)
+                        w->governor = (governor_clock){};
         }
 }
 
@@ -377,119 +402,90 @@ static int write_ahead(context *c, const md_array *a, journal_entry *e, const jo
                 r = md_tunable_write(&c->root, a->name, t, text, &back);
         if (r < 0) {
                 *e = *saved;
-                snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
+                e->fit = GOVERNOR_DONE;
                 return r;
         }
         e->written[t] = back;
         return 0;
 }
 
-bool service_fit_floor(context *c, const md_array *a, journal_entry *e) {
-        const md_tunable t = MD_T_SYNC_SPEED_MIN;
-        const journal_entry saved = *e;
-        char text[PLAN_TEXT_MAX], from[64];
-        change ch = { .name = md_tunable_get(t)->name };
-        uint64_t floor;
-        int r;
+static void log_kept_floor(const md_array *a, const journal_entry *e, const governor_decision *d) {
+        char from[64];
 
-        r = profile_fit_floor(&a->sync_speed, c->cfg.profiles.fit_percent, &e->originals[t], &e->written[t], &floor);
-        if (r == -ENODATA)
-                return false; /* no rate yet: try again on the next poll */
-        snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
-        tval_text(&e->written[t], from, sizeof(from));
-        if (r < 0) {
-                log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; %s stays", a->name,
-                         a->sync_speed.value, from);
-                return true;
-        }
-        if (!journal_tval_equal(&a->tunables[t], &e->written[t])) {
+        tval_text(&e->written[MD_T_SYNC_SPEED_MIN], from, sizeof(from));
+        if (d->changed_by_admin)
                 log_info("%s: sync_speed_min changed since the boost; it is left as it is", a->name);
-                return true;
+        else
+                log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; %s stays", a->name, d->speed,
+                         from);
+}
+
+static void log_governed(const context *c, const md_array *a, const governor_decision *d, const change *ch) {
+        switch (d->action) {
+        case GOVERNOR_FIT:
+                log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; lowering it from %s to %s KiB/s "
+                         "(%u %%), so the array's users get the rest", a->name, d->speed, ch->old, ch->new_text,
+                         c->cfg.profiles.fit_percent);
+                break;
+        case GOVERNOR_HOLD:
+                log_info("%s: the array's users are busy; the rebuild is held to its floor of %s KiB/s "
+                         "(sync_speed_max %s -> %s)", a->name, ch->new_text, ch->old, ch->new_text);
+                break;
+        default:
+                log_info("%s: the array's users have been quiet for %" PRIu64 " s; the rebuild may run faster "
+                         "again (sync_speed_max %s -> %s)", a->name, c->cfg.profiles.quiet_ms / 1000, ch->old,
+                         ch->new_text);
+                break;
         }
-        e->earlier[t] = e->written[t];
-        e->written[t] = (md_tval){ .kind = MD_V_LOCAL, .value = floor };
-        snprintf(e->fit, sizeof(e->fit), "%s", c->cfg.profiles.hold_ceiling ? JOURNAL_FIT_FREE : JOURNAL_FIT_DONE);
-        snprintf(text, sizeof(text), "%" PRIu64, floor);
-        r = write_ahead(c, a, e, &saved, t, text);
-        if (r < 0) {
-                log_warning("%s: could not lower sync_speed_min to %s: %s; %s stays", a->name, text, strerror(-r),
-                            from);
-                return true;
-        }
-        log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; lowering it from %s to %s KiB/s "
-                 "(%u %%), so the array's users get the rest", a->name, a->sync_speed.value, from, text,
-                 c->cfg.profiles.fit_percent);
-        snprintf(ch.old, sizeof(ch.old), "%s", from);
-        snprintf(ch.new_text, sizeof(ch.new_text), "%s", text);
-        audit_log(NULL, "fit", a->name, a->uuid, e->profile, &ch, 1);
-        return true;
 }
 
-/*
- * The ceiling the boost keeps while the array's users are quiet: the one it
- * replaced when it held, else the one in the journal, else the kernel's.
- */
-static md_tval free_ceiling(const md_array *a, const journal_entry *e) {
-        const md_tunable t = MD_T_SYNC_SPEED_MAX;
+static const char *const governed_audit[] = {
+        [GOVERNOR_FIT] = "fit",
+        [GOVERNOR_HOLD] = "hold",
+        [GOVERNOR_LIFT] = "lift",
+};
 
-        if (strcmp(e->fit, JOURNAL_FIT_HELD) == 0)
-                return e->earlier[t];
-        if (e->written[t].kind != MD_V_ABSENT)
-                return e->written[t];
-        return a->tunables[t];
-}
-
-/* The floor is the fitted one and the ceiling one the boost wrote or left, above the floor. */
-static bool hold_allowed(const md_array *a, const journal_entry *e, const md_tval *high) {
-        const md_tval *min = &e->written[MD_T_SYNC_SPEED_MIN], *now = &a->tunables[MD_T_SYNC_SPEED_MAX];
-        const md_tval *wrote = &e->written[MD_T_SYNC_SPEED_MAX], *before = &e->earlier[MD_T_SYNC_SPEED_MAX];
-
-        if (!journal_tval_equal(&a->tunables[MD_T_SYNC_SPEED_MIN], min))
-                return false;
-        if (wrote->kind != MD_V_ABSENT && !journal_tval_equal(now, wrote) && !journal_tval_equal(now, before))
-                return false;
-        return (high->kind == MD_V_SYSTEM || high->kind == MD_V_LOCAL) && high->value > min->value;
-}
-
-bool service_hold_ceiling(context *c, const md_array *a, journal_entry *e, bool hold) {
-        const md_tunable t = MD_T_SYNC_SPEED_MAX;
+bool service_govern(context *c, const md_array *a, journal_entry *e, const governor_decision *d) {
+        const md_tunable t = d->action == GOVERNOR_FIT ? MD_T_SYNC_SPEED_MIN : MD_T_SYNC_SPEED_MAX;
         const journal_entry saved = *e;
-        const md_tval high = free_ceiling(a, e), floor = e->written[MD_T_SYNC_SPEED_MIN];
         change ch = { .name = md_tunable_get(t)->name };
         int r;
 
-        if (hold == (strcmp(e->fit, JOURNAL_FIT_HELD) == 0))
+        switch (d->action) {
+        case GOVERNOR_WAIT:
                 return false;
-        if (!hold_allowed(a, e, &high)) {
-                snprintf(e->fit, sizeof(e->fit), JOURNAL_FIT_DONE);
+        case GOVERNOR_KEEP:
+                log_kept_floor(a, e, d);
+                e->fit = d->next;
+                return true;
+        case GOVERNOR_STOP:
                 log_info("%s: sync_speed_min or sync_speed_max changed since the boost; the ceiling is left as "
                          "it is", a->name);
+                e->fit = d->next;
                 return true;
+        default:
+                break;
         }
+        /* The value the kernel has now: the boost's own, as the governor checked. */
+        tval_text(d->action == GOVERNOR_FIT ? &e->written[t] : &a->tunables[t], ch.old, sizeof(ch.old));
+        (void)md_tunable_restore_text(t, &d->value, ch.new_text, sizeof(ch.new_text)); /* a number or "system" */
         if (e->originals[t].kind == MD_V_ABSENT)
                 e->originals[t] = a->tunables[t];
-        e->written[t] = hold ? (md_tval){ .kind = MD_V_LOCAL, .value = floor.value } : high;
-        e->earlier[t] = hold ? high : (md_tval){ .kind = MD_V_LOCAL, .value = floor.value };
-        snprintf(e->fit, sizeof(e->fit), "%s", hold ? JOURNAL_FIT_HELD : JOURNAL_FIT_FREE);
-        tval_text(&a->tunables[t], ch.old, sizeof(ch.old));
-        if (hold)
-                snprintf(ch.new_text, sizeof(ch.new_text), "%" PRIu64, floor.value);
-        else
-                (void) md_tunable_restore_text(t, &high, ch.new_text, sizeof(ch.new_text)); /* see hold_allowed */
+        e->earlier[t] = d->replaced;
+        e->written[t] = d->value;
+        e->fit = d->next;
         r = write_ahead(c, a, e, &saved, t, ch.new_text);
         if (r < 0) {
-                log_warning("%s: could not %s sync_speed_max: %s; it stays %s", a->name, hold ? "hold" : "lift",
-                            strerror(-r), ch.old);
+                if (d->action == GOVERNOR_FIT)
+                        log_warning("%s: could not lower sync_speed_min to %s: %s; %s stays", a->name, ch.new_text,
+                                    strerror(-r), ch.old);
+                else
+                        log_warning("%s: could not %s sync_speed_max: %s; it stays %s", a->name,
+                                    d->action == GOVERNOR_HOLD ? "hold" : "lift", strerror(-r), ch.old);
                 return true;
         }
-        if (hold)
-                log_info("%s: the array's users are busy; the rebuild is held to its floor of %s KiB/s "
-                         "(sync_speed_max %s -> %s)", a->name, ch.new_text, ch.old, ch.new_text);
-        else
-                log_info("%s: the array's users have been quiet for %" PRIu64 " s; the rebuild may run faster "
-                         "again (sync_speed_max %s -> %s)", a->name, c->cfg.profiles.quiet_ms / 1000, ch.old,
-                         ch.new_text);
-        audit_log(NULL, hold ? "hold" : "lift", a->name, a->uuid, e->profile, &ch, 1);
+        log_governed(c, a, d, &ch);
+        audit_log(NULL, governed_audit[d->action], a->name, a->uuid, e->profile, &ch, 1);
         return true;
 }
 

@@ -10,17 +10,13 @@
 
 #include <stdbool.h>
 
+#include "audit.h"
 #include "context.h"
+#include "governor.h"
 #include "options.h"
 #include "profiles.h"
 
 struct caller;
-
-typedef struct change {
-        const char *name;   /* tunable name */
-        char old[64];       /* kernel text before: "1000 (system)" */
-        char new_text[64];  /* text written: "50000", "system" */
-} change;
 
 /* A tunable Boost left alone, and why (sync_max under mdadm: syncmax.h). */
 typedef struct hold {
@@ -52,22 +48,22 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
                           op_result *res);
 
 /*
- * Lowers the floor of @a's `fast` boost (@e, in c->journal) to its share of
- * md's sync_speed, once the boost has held long enough. Ends the fit
- * whatever it decides ("free" for the ceiling to follow, or "done") and
- * returns true: @e changed and the journal needs saving. false when there is
- * no rate yet (nothing changed; try again later). The new floor is written
- * only after the journal has recorded it.
+ * Makes the write a governor step decided for @a's boost (@e, in
+ * c->journal): journal first, then the kernel, then the log and the audit.
+ * Moves @e to the decision's next state, or to DONE when the journal or the
+ * kernel refuses (nothing is left half-done). Returns true when @e changed
+ * and the journal needs saving.
  */
-bool service_fit_floor(context *c, const md_array *a, journal_entry *e);
+bool service_govern(context *c, const md_array *a, journal_entry *e, const governor_decision *d);
 
 /*
- * Holds a fitted `fast` boost's ceiling at its floor (@hold) or lifts it back
- * to the boost's own ceiling. Returns true when @e changed. Ends the
- * following ("done") when an administrator changed either limit, or when
- * the journal or the kernel refuses the change; nothing is left half-done.
+ * The boost_watch of the journal entry with @uuid: service_watch adds one
+ * when there is none (NULL on OOM), service_find_watch does not.
+ * service_prune_watches drops those whose entry is gone.
  */
-bool service_hold_ceiling(context *c, const md_array *a, journal_entry *e, bool hold);
+boost_watch *service_watch(context *c, const char *uuid);
+boost_watch *service_find_watch(context *c, const char *uuid);
+void service_prune_watches(context *c);
 
 /*
  * Saves the journal. A failure is logged once, kept in journal_problem

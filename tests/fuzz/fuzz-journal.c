@@ -15,7 +15,7 @@ static void same_entries(const journal *a, const journal *b) {
                 const journal_entry *x = &a->entries[i], *y = journal_find((journal *)b, x->uuid);
 
                 if (!y || strcmp(x->array, y->array) || strcmp(x->profile, y->profile) ||
-                    strcmp(x->operation, y->operation) || strcmp(x->fit, y->fit) || x->since_usec != y->since_usec)
+                    strcmp(x->operation, y->operation) || x->fit != y->fit || x->since_usec != y->since_usec)
                         abort();
                 for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
                         if (!journal_tval_equal(&x->originals[t], &y->originals[t]) ||

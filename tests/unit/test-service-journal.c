@@ -43,7 +43,7 @@ static void assert_entry_equal(const journal_entry *a, const journal_entry *b) {
         assert_string_equal(a->array, b->array);
         assert_string_equal(a->profile, b->profile);
         assert_string_equal(a->operation, b->operation);
-        assert_string_equal(a->fit, b->fit);
+        assert_int_equal(a->fit, b->fit);
         assert_int_equal(a->since_usec, b->since_usec);
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++) {
                 assert_true(journal_tval_equal(&a->originals[t], &b->originals[t]));
@@ -62,12 +62,12 @@ static void test_round_trip(void **state) {
          * md127's floor was fitted and its ceiling held at it: the values they
          * replaced are kept as the boost's too.
          */
-        snprintf(e2.fit, sizeof(e2.fit), JOURNAL_FIT_HELD);
+        e2.fit = GOVERNOR_HELD;
         e2.earlier[MD_T_SYNC_SPEED_MIN] = e2.written[MD_T_SYNC_SPEED_MIN];
         e2.written[MD_T_SYNC_SPEED_MIN] = (md_tval){ .kind = MD_V_LOCAL, .value = 5652 };
         e2.earlier[MD_T_SYNC_SPEED_MAX] = (md_tval){ .kind = MD_V_SYSTEM, .value = 200000 };
         e2.written[MD_T_SYNC_SPEED_MAX] = (md_tval){ .kind = MD_V_LOCAL, .value = 5652 };
-        snprintf(e1.fit, sizeof(e1.fit), JOURNAL_FIT_PENDING);
+        e1.fit = GOVERNOR_FITTING;
         assert_int_equal(journal_put(&j, &e1), 0);
         assert_int_equal(journal_put(&j, &e2), 0);
         text = journal_format(&j);

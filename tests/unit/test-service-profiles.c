@@ -385,43 +385,6 @@ static void test_cache_memory(void **state) {
         assert_int_equal(profile_stripe_cache_bytes(&a), 0);
 }
 
-static int fit(uint64_t speed, md_tval orig, md_tval wrote, uint64_t *floor) {
-        md_tval v = num(speed);
-
-        return profile_fit_floor(&v, 80, &orig, &wrote, floor);
-}
-
-/* fast's floor, once the rebuild has run under it: a share of md's sync_speed, lowering only. */
-static void test_fit_floor(void **state) {
-        const md_tval none = { .kind = MD_V_NONE }, unknown = { .kind = MD_V_UNKNOWN };
-        md_tval orig = sys(1000), wrote = loc(50000);
-        uint64_t floor = 7;
-
-        (void)state;
-        assert_int_equal(fit(7065, orig, wrote, &floor), 0);
-        assert_int_equal(floor, 5652);
-        /* Large speeds neither overflow nor lose the remainder. */
-        assert_int_equal(fit(61999, orig, loc(2000000000), &floor), 0);
-        assert_int_equal(floor, 49599);
-        assert_int_equal(fit(UINT64_MAX / 10, orig, loc(2000000000), &floor), -ERANGE);
-        floor = 7;
-        /* No rate: nothing decided, the output untouched. */
-        assert_int_equal(profile_fit_floor(&none, 80, &orig, &wrote, &floor), -ENODATA);
-        assert_int_equal(profile_fit_floor(&unknown, 80, &orig, &wrote, &floor), -ENODATA);
-        assert_int_equal(fit(0, orig, wrote, &floor), -ENODATA);
-        /* At or above the written floor: md already yields above it, nothing to gain. */
-        assert_int_equal(fit(62500, orig, wrote, &floor), -ERANGE);
-        assert_int_equal(fit(300000, orig, wrote, &floor), -ERANGE);
-        /* At or below the original: the boost would give the rebuild nothing. */
-        assert_int_equal(fit(1250, orig, wrote, &floor), -ERANGE);
-        assert_int_equal(fit(5001, loc(4000), wrote, &floor), -ERANGE); /* 4000.8 rounds down to 4000 */
-        /* The written floor unreadable: nothing to compare with. */
-        assert_int_equal(fit(7065, orig, (md_tval){ .kind = MD_V_UNKNOWN }, &floor), -ERANGE);
-        assert_int_equal(floor, 7);
-        assert_int_equal(fit(5002, loc(4000), wrote, &floor), 0);
-        assert_int_equal(floor, 4001);
-}
-
 static void test_rules(void **state) {
         char buf[160];
 
@@ -455,7 +418,6 @@ int main(void) {
                 cmocka_unit_test(test_refused_levels_and_states),
                 cmocka_unit_test(test_reshape_keeps_four_chunks),
                 cmocka_unit_test(test_cache_memory),
-                cmocka_unit_test(test_fit_floor),
                 cmocka_unit_test(test_rules),
         };
 
