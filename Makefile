@@ -29,14 +29,16 @@ DEB_PACKAGES       := libcmocka-dev valgrind
 # Everything `make check` runs. build.mk files append (BENCH_TARGETS: phony
 # rules that `make bench` runs):
 #   UNIT_TESTS         cmocka binaries, also built with ASan/UBSan and run under valgrind
-#   INTEGRATION_TESTS  scripts run from the top folder; exit 77 means skipped
+#   INTEGRATION_TESTS  scripts run from the top folder against real daemons; exit 77 means skipped
+#   VM_TESTS           the same, each booting Debian's kernel in a VM (tests/vm)
 UNIT_TESTS        :=
 INTEGRATION_TESTS :=
+VM_TESTS          :=
 ALL_TARGETS       :=
 BENCH_TARGETS     :=
 INSTALL_TARGETS   :=
 
-.PHONY: all check unit-tests unit-check deb install deps build-deps help clean bench demo
+.PHONY: all check check-unit check-integration check-vm asan-unit-tests unit-tests unit-check deb install deps build-deps help clean bench demo
 .DEFAULT_GOAL := all
 
 include mdmodel/build.mk
@@ -60,15 +62,25 @@ unit-check: $(UNIT_TESTS) ## Run the unit tests once, without sanitizers or valg
 ASAN_BUILD := $(BUILD)/asan
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-# TESTS='service-* ui-*' runs only the tests whose names match (SKIP_TESTS
-# leaves some out): tests/run-suite.
-check: deps-if-missing all unit-tests ## Run every test: unit (plain, ASan+UBSan, valgrind), real daemons, browser, real kernel in a VM (TESTS=, SKIP_TESTS= patterns)
+asan-unit-tests: unit-tests
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANFLAGS="$(ASAN_FLAGS)" CFLAGS="-O1 -g" unit-tests
-	@TESTS='$(TESTS)' SKIP_TESTS='$(SKIP_TESTS)' tests/run-suite \
-		--unit $(UNIT_TESTS) \
-		--asan $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_TESTS)) \
-		--valgrind $(UNIT_TESTS) \
-		--integration $(INTEGRATION_TESTS)
+
+# The tiers. TESTS='service-* ui-*' runs only the tests whose names match
+# (SKIP_TESTS leaves some out): tests/run-suite. `check` runs them all.
+RUN_SUITE := TESTS='$(TESTS)' SKIP_TESTS='$(SKIP_TESTS)' tests/run-suite
+UNIT_SUITE = --unit $(UNIT_TESTS) --asan $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_TESTS)) --valgrind $(UNIT_TESTS)
+
+check: deps-if-missing all asan-unit-tests ## Run every test: unit (plain, ASan+UBSan, valgrind), real daemons, browser, real kernel in a VM (TESTS=, SKIP_TESTS= patterns)
+	@$(RUN_SUITE) $(UNIT_SUITE) --integration $(INTEGRATION_TESTS) $(VM_TESTS)
+
+check-unit: deps-if-missing asan-unit-tests ## Run the unit tests: plain, ASan+UBSan, valgrind (about a minute)
+	@$(RUN_SUITE) $(UNIT_SUITE)
+
+check-integration: deps-if-missing all ## Run the tests against real daemons on this machine: D-Bus, polkit, collectd, browser
+	@$(RUN_SUITE) --integration $(INTEGRATION_TESTS)
+
+check-vm: deps-if-missing all ## Run the real-kernel tests, each in a VM booting Debian's kernel
+	@$(RUN_SUITE) --integration $(VM_TESTS)
 
 install: $(INSTALL_TARGETS) ## Install every file where Debian 12 expects it (honours DESTDIR, PREFIX)
 
@@ -87,7 +99,7 @@ build-deps:
 help: ## List the targets
 	@grep -hE '^[a-z][a-zA-Z_-]*:.*## ' $(MAKEFILE_LIST) | \
 		sed -E 's/^([^:]*):.*## (.*)/\1\t\2/' | sort -u | \
-		awk -F'\t' '{ printf "  %-14s %s\n", $$1, $$2 }'
+		awk -F'\t' '{ printf "  %-18s %s\n", $$1, $$2 }'
 
 bench: deps-if-missing all $(BENCH_TARGETS) ## Run the benchmarks (CPU cost, rebuild speed); never part of check
 

@@ -31,27 +31,12 @@ $(MDB_BUS): $(BUILD)/tests/integration/mdb-bus.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(SERVICE_LIBS)
 endif
 
-# D-Bus integration tests (tests/integration/service-*; service-lib.sh is
-# their harness, service-env runs any command inside it).
+# D-Bus integration tests: every tests/integration/service-* script
+# (service-lib.sh is their harness, service-env runs any command inside it;
+# service-install needs no fake kernel).
+SERVICE_INTEGRATION_TESTS := $(filter-out %.sh %.c tests/integration/service-env tests/integration/service-install, \
+                                          $(sort $(wildcard tests/integration/service-*)))
 INTEGRATION_TESTS += tests/integration/service-install
 ifneq ($(SERVICE_FAKEKERNEL),)
-INTEGRATION_TESTS += \
-	tests/integration/service-boost-restore \
-	tests/integration/service-polkit \
-	tests/integration/service-auth-flood \
-	tests/integration/service-bus-policy \
-	tests/integration/service-auto-restore \
-	tests/integration/service-crash-restart \
-	tests/integration/service-journal-corrupt \
-	tests/integration/service-journal-save \
-	tests/integration/service-conflict \
-	tests/integration/service-fit-floor \
-	tests/integration/service-hold-ceiling \
-	tests/integration/service-bad-input \
-	tests/integration/service-write-failure \
-	tests/integration/service-clients \
-	tests/integration/service-arrays \
-	tests/integration/service-quiet \
-	tests/integration/service-activation \
-	tests/integration/service-docs
+INTEGRATION_TESTS += $(SERVICE_INTEGRATION_TESTS)
 endif

@@ -19,8 +19,8 @@ $(VM_MD_DUMP): $(BUILD)/tests/vm/md-dump.o $(MDMODEL_LIB)
 # reshaping through its backup file, and the installed unit under systemd as
 # PID 1 (make install, D-Bus activation, the journal). They need mdboostd and
 # mdraid.so, which `check` builds through `all`.
-INTEGRATION_TESTS += tests/vm/real-kernel-raid15 tests/vm/real-kernel-raid610 tests/vm/real-kernel-service \
-                     tests/vm/real-kernel-reshape tests/vm/real-kernel-systemd
+# Every tests/vm/real-kernel-* script is one.
+VM_TESTS += $(sort $(wildcard tests/vm/real-kernel-*))
 
 # The rebuild benchmark in the VM; writes docs/benchmarks.md and its plot.
 DEB_PACKAGES  += gnuplot-nox jq
