@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "journal.h"
 
 #define JOURNAL_VERSION 1
@@ -246,7 +247,7 @@ static int add_tvals(json_object *o, const char *key, const md_tval vals[_MD_T_A
 }
 
 static json_object *format_entry(const journal_entry *e) {
-        json_object *o = json_object_new_object();
+        _cleanup_json_ json_object *o = json_object_new_object();
 
         if (!o)
                 return NULL;
@@ -254,91 +255,67 @@ static json_object *format_entry(const journal_entry *e) {
         json_object_object_add(o, "profile", json_object_new_string(e->profile));
         json_object_object_add(o, "since", json_object_new_int64((int64_t)e->since_usec));
         json_object_object_add(o, "operation", json_object_new_string(e->operation));
-        if (add_tvals(o, "originals", e->originals) < 0 || add_tvals(o, "written", e->written) < 0) {
-                json_object_put(o);
+        if (add_tvals(o, "originals", e->originals) < 0 || add_tvals(o, "written", e->written) < 0)
                 return NULL;
-        }
         if (e->fit != GOVERNOR_OFF)
                 json_object_object_add(o, "fit", json_object_new_string(governor_state_to_string(e->fit)));
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
                 if (e->earlier[t].kind != MD_V_ABSENT) {
-                        if (add_tvals(o, "earlier", e->earlier) < 0) {
-                                json_object_put(o);
+                        if (add_tvals(o, "earlier", e->earlier) < 0)
                                 return NULL;
-                        }
                         break;
                 }
-        return o;
+        return TAKE_PTR(o);
 }
 
 char *journal_format(const journal *j) {
-        json_object *root = json_object_new_object(), *boosts = json_object_new_object();
-        char *text = NULL;
+        _cleanup_json_ json_object *root = json_object_new_object(), *boosts = json_object_new_object();
 
         if (!root || !boosts)
-                goto finish;
+                return NULL;
         json_object_object_add(root, "version", json_object_new_int(JOURNAL_VERSION));
         json_object_object_add(root, "clean", json_object_new_boolean(j->clean));
         for (unsigned i = 0; i < j->n; i++) {
                 json_object *e = format_entry(&j->entries[i]);
                 if (!e)
-                        goto finish;
+                        return NULL;
                 json_object_object_add(boosts, j->entries[i].uuid, e);
         }
-        json_object_object_add(root, "boosts", boosts);
-        boosts = NULL;
-        text = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
-finish:
-        json_object_put(boosts);
-        json_object_put(root);
-        return text;
+        json_object_object_add(root, "boosts", TAKE_PTR(boosts));
+        return strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
 }
 
 /* ---- files ---- */
 
 static int read_all(int dir_fd, const char *name, char **ret, size_t *ret_len) {
+        _cleanup_close_ int fd = -1;
+        _cleanup_free_ char *buf = NULL;
         struct stat st;
         size_t len = 0;
-        char *buf;
-        int fd, r = 0;
 
         /* O_NONBLOCK: a FIFO in its place must not hang the start. */
         fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
         if (fd < 0)
                 return errno == ELOOP ? -EINVAL : -errno;
-        if (fstat(fd, &st) < 0) {
-                r = -errno;
-                close(fd);
-                return r;
-        }
-        if (!S_ISREG(st.st_mode) || st.st_size > JOURNAL_MAX_BYTES) {
-                close(fd);
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode) || st.st_size > JOURNAL_MAX_BYTES)
                 return S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
-        }
         buf = malloc((size_t)st.st_size + 1);
-        if (!buf) {
-                close(fd);
+        if (!buf)
                 return -ENOMEM;
-        }
         while (len < (size_t)st.st_size) {
                 ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
                 if (n < 0 && errno == EINTR)
                         continue;
-                if (n < 0) {
-                        r = -errno;
-                        break;
-                }
+                if (n < 0)
+                        return -errno;
                 if (n == 0)
                         break;
                 len += (size_t)n;
         }
-        close(fd);
-        if (r < 0) {
-                free(buf);
-                return r;
-        }
         buf[len] = 0;
-        *ret = buf;
+        *ret = TAKE_PTR(buf);
         *ret_len = len;
         return 0;
 }
@@ -416,8 +393,8 @@ static int take_by_copy(int dir_fd, const char *name, void *userdata) {
 
 int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
         journal_load_report rep = {};
+        _cleanup_free_ char *text = NULL;
         size_t len = 0;
-        char *text = NULL;
         journal j;
         int r;
 
@@ -431,12 +408,9 @@ int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
                 return r;
         /* A NUL inside is no JSON journal: json-c would stop reading there. */
         r = strlen(text) == len ? journal_parse(text, &j, &rep) : -EINVAL;
-        if (r == -ENOMEM) {
-                free(text);
+        if (r == -ENOMEM)
                 return r;
-        }
         if (r < 0) {
-                free(text);
                 rep = (journal_load_report){ .corrupt = true };
                 r = take_free_name(dir_fd, JOURNAL_FILE ".corrupt", rep.aside, sizeof(rep.aside), take_by_rename,
                                    NULL);
@@ -452,20 +426,18 @@ int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
 
                 r = take_free_name(dir_fd, JOURNAL_FILE ".rejected", rep.aside, sizeof(rep.aside), take_by_copy, &b);
                 if (r < 0) {
-                        free(text);
                         journal_free(&j);
                         return r;
                 }
         }
-        free(text);
         *ret = j;
         *report = rep;
         return 0;
 }
 
 int journal_save(int dir_fd, const journal *j) {
+        _cleanup_free_ char *text = NULL;
         char tmp[64];
-        char *text;
         int fd, r;
 
         text = journal_format(j);
@@ -473,13 +445,9 @@ int journal_save(int dir_fd, const journal *j) {
                 return -ENOMEM;
         snprintf(tmp, sizeof(tmp), ".%s.%d.tmp", JOURNAL_FILE, (int)getpid());
         fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (fd < 0) {
-                r = -errno;
-                free(text);
-                return r;
-        }
+        if (fd < 0)
+                return -errno;
         r = write_all(fd, text, strlen(text));
-        free(text);
         if (r == 0 && fsync(fd) < 0)
                 r = -errno;
         if (close(fd) < 0 && r == 0)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "errors.h"
 #include "log.h"
 #include "monitor.h"
@@ -238,12 +239,13 @@ static bool follow_boost(context *c, const char *uuid) {
 }
 
 static void follow_boosts(context *c) {
+        _cleanup_free_ char (*uuids)[37] = NULL;
         unsigned n = c->journal.n;
-        char (*uuids)[37];
         bool dirty = false;
 
         if (n == 0)
                 return;
+        /* The journal changes under follow_boost: walk a copy of its keys. */
         uuids = calloc(n, sizeof(*uuids));
         if (!uuids)
                 return;
@@ -251,7 +253,6 @@ static void follow_boosts(context *c) {
                 memcpy(uuids[i], c->journal.entries[i].uuid, sizeof(uuids[i]));
         for (unsigned i = 0; i < n; i++)
                 dirty = follow_boost(c, uuids[i]) || dirty;
-        free(uuids);
         service_prune_watches(c);
         if (dirty)
                 service_save_journal(c);
@@ -290,7 +291,7 @@ int monitor_startup(context *c) {
                 log_warning("could not read the md arrays: %s", strerror(-r));
         if (r == 0 && !c->journal.clean) {
                 unsigned n = c->journal.n;
-                char (*uuids)[37] = calloc(n ? n : 1, sizeof(*uuids));
+                _cleanup_free_ char (*uuids)[37] = calloc(n ? n : 1, sizeof(*uuids));
 
                 if (!uuids)
                         return -ENOMEM;
@@ -306,7 +307,6 @@ int monitor_startup(context *c) {
                         if (service_restore_array(c, a, NULL, "after an unclean stop", &res) < 0 && res.message[0])
                                 log_warning("restore of %s: %s", a->name, res.message);
                 }
-                free(uuids);
         }
         if (r == 0)
                 follow_boosts(c);
