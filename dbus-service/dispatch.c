@@ -5,13 +5,9 @@
 
 #include "dispatch.h"
 #include "errors.h"
+#include "interface.h"
 #include "log.h"
 #include "profiles.h"
-
-#define T_NODE (1u << TARGET_NODE)
-#define T_MANAGER (1u << TARGET_MANAGER)
-#define T_ARRAY (1u << TARGET_ARRAY)
-#define T_ALL (T_NODE | T_MANAGER | T_ARRAY)
 
 /*
  * Calls that need polkit are refused before it is asked when they are
@@ -21,38 +17,6 @@
  */
 #define CALL_MAX_BYTES 4096
 #define CALL_MAX_OPTIONS 32
-
-/* Where a row's polkit details come from. */
-enum {
-        ARG_NONE = -1,   /* no such detail */
-        ARG_OBJECT = -2, /* the array object the call was made on */
-        ARG_ALL = -3,    /* every boosted array */
-};
-
-typedef struct method {
-        unsigned targets;
-        const char *interface;
-        const char *member;
-        const char *signature;
-        method_fn handler;
-        const char *action; /* polkit action, NULL: anyone */
-        int array_arg;      /* the argument naming the array, or ARG_* */
-        int profile_arg;    /* the argument naming the profile, or ARG_NONE */
-} method;
-
-static const method methods[] = {
-        { T_MANAGER, MANAGER_IFACE, "Boost", "ssa{sv}", method_manager_boost, ACTION_BOOST, 0, 1 },
-        { T_MANAGER, MANAGER_IFACE, "Restore", "sa{sv}", method_manager_restore, ACTION_RESTORE, 0, ARG_NONE },
-        { T_MANAGER, MANAGER_IFACE, "RestoreAll", "a{sv}", method_restore_all, ACTION_RESTORE, ARG_ALL, ARG_NONE },
-        { T_MANAGER, MANAGER_IFACE, "GetProfiles", "", method_get_profiles, NULL, ARG_NONE, ARG_NONE },
-        { T_ARRAY, ARRAY_IFACE, "Boost", "sa{sv}", method_array_boost, ACTION_BOOST, ARG_OBJECT, 0 },
-        { T_ARRAY, ARRAY_IFACE, "Restore", "a{sv}", method_array_restore, ACTION_RESTORE, ARG_OBJECT, ARG_NONE },
-        { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "Get", "ss", method_properties_get, NULL, ARG_NONE, ARG_NONE },
-        { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "GetAll", "s", method_properties_get_all, NULL, ARG_NONE, ARG_NONE },
-        { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "Set", "ssv", method_properties_set, NULL, ARG_NONE, ARG_NONE },
-        { T_MANAGER, DBUS_INTERFACE_OBJECT_MANAGER, "GetManagedObjects", "", method_get_managed_objects, NULL, ARG_NONE, ARG_NONE },
-        { T_ALL, DBUS_INTERFACE_INTROSPECTABLE, "Introspect", "", method_introspect, NULL, ARG_NONE, ARG_NONE },
-};
 
 int dispatch_resolve(const context *c, const char *path, target *ret_kind, char ret_array[MD_NAME_MAX + 1]) {
         static const char *const nodes[] = { "/", "/org", "/org/mdboost", ARRAYS_PATH };
@@ -77,20 +41,6 @@ int dispatch_resolve(const context *c, const char *path, target *ret_kind, char 
                         return 0;
                 }
         return -ENOENT;
-}
-
-static const method *find_method(target kind, const char *iface, const char *member) {
-        for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
-                const method *mt = &methods[i];
-
-                if (!(mt->targets & (1u << kind)) || strcmp(mt->member, member) != 0)
-                        continue;
-                /* libdbus allows calls without an interface: the member alone decides then. */
-                if (iface && strcmp(mt->interface, iface) != 0)
-                        continue;
-                return mt;
-        }
-        return NULL;
 }
 
 /*
@@ -170,13 +120,9 @@ static void details_for(const context *c, const call *k, const method *mt, auth_
                          profile_from_string(profile) >= 0 ? profile : "unknown");
 }
 
-static bool is_own_interface(const char *iface) {
-        return strcmp(iface, MANAGER_IFACE) == 0 || strcmp(iface, ARRAY_IFACE) == 0;
-}
-
 static void send_reply(context *c, DBusMessage *m, DBusMessage *reply) {
         if (!reply) {
-                reply = dbus_message_new_error(m, DBUS_ERROR_NO_MEMORY, "Out of memory.");
+                reply = errors_reply_bus(m, DBUS_ERROR_NO_MEMORY, "Out of memory.");
                 if (!reply)
                         return;
         }
@@ -188,6 +134,7 @@ static void send_reply(context *c, DBusMessage *m, DBusMessage *reply) {
 void dispatch_message(context *c, DBusMessage *m) {
         const char *iface = dbus_message_get_interface(m), *member = dbus_message_get_member(m);
         call k = { .c = c, .m = m, .path = dbus_message_get_path(m) };
+        char signature[64];
         const method *mt;
         caller who = {};
         int r;
@@ -195,25 +142,25 @@ void dispatch_message(context *c, DBusMessage *m) {
         if (!k.path || !member)
                 return;
         if (dispatch_resolve(c, k.path, &k.kind, k.array) < 0) {
-                send_reply(c, m, dbus_message_new_error_printf(m, DBUS_ERROR_UNKNOWN_OBJECT,
-                                                              "No object at %s.", k.path));
+                send_reply(c, m, errors_reply_bus(m, DBUS_ERROR_UNKNOWN_OBJECT, "No object at %s.", k.path));
                 return;
         }
-        mt = find_method(k.kind, iface, member);
+        mt = interface_find_method(k.kind, iface, member);
         if (!mt) {
-                send_reply(c, m, dbus_message_new_error_printf(m, DBUS_ERROR_UNKNOWN_METHOD,
-                                                              "%s has no method %s.%s.", k.path, iface ?: "",
-                                                              member));
+                send_reply(c, m, errors_reply_bus(m, DBUS_ERROR_UNKNOWN_METHOD, "%s has no method %s.%s.", k.path,
+                                                  iface ?: "", member));
                 return;
         }
-        if (!dbus_message_has_signature(m, mt->signature)) {
-                if (is_own_interface(mt->interface))
+        if (interface_signature(mt, signature, sizeof(signature)) < 0)
+                return;
+        if (!dbus_message_has_signature(m, signature)) {
+                if (interface_is_own(mt->interface))
                         send_reply(c, m, errors_reply(m, -EINVAL, "%s takes arguments '%s', not '%s'.", member,
-                                                      mt->signature, dbus_message_get_signature(m)));
+                                                      signature, dbus_message_get_signature(m)));
                 else
-                        send_reply(c, m, dbus_message_new_error_printf(m, DBUS_ERROR_INVALID_ARGS,
-                                                                      "%s takes arguments '%s', not '%s'.", member,
-                                                                      mt->signature, dbus_message_get_signature(m)));
+                        send_reply(c, m, errors_reply_bus(m, DBUS_ERROR_INVALID_ARGS,
+                                                          "%s takes arguments '%s', not '%s'.", member, signature,
+                                                          dbus_message_get_signature(m)));
                 return;
         }
         if (mt->action) {

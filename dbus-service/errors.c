@@ -69,3 +69,13 @@ DBusMessage *errors_reply(DBusMessage *call, int err, const char *fmt, ...) {
         snprintf(full, sizeof(full), "%s %s", text, errors_hint(err));
         return errors_reply_text(call, err, full);
 }
+
+DBusMessage *errors_reply_bus(DBusMessage *call, const char *name, const char *fmt, ...) {
+        char text[1536];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(text, sizeof(text), fmt, ap);
+        va_end(ap);
+        return dbus_message_new_error(call, name, text);
+}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "dispatch.h"
 #include "errors.h"
 #include "log.h"
@@ -57,7 +58,7 @@ static bool append_held(DBusMessageIter *it, const op_result *res) {
 
 /* Restore's reply: the changes; Boost's also the tunables it left alone (@with_held). */
 static DBusMessage *reply_changes(call *k, const op_result *res, bool with_path, bool with_held) {
-        DBusMessage *reply = dbus_message_new_method_return(k->m);
+        _cleanup_message_ DBusMessage *reply = dbus_message_new_method_return(k->m);
         char path[OBJECT_PATH_MAX];
         const char *p = path;
         DBusMessageIter it;
@@ -67,11 +68,9 @@ static DBusMessage *reply_changes(call *k, const op_result *res, bool with_path,
         snprintf(path, sizeof(path), ARRAYS_PATH "/%s", res->array);
         dbus_message_iter_init_append(reply, &it);
         if ((with_path && !dbus_message_iter_append_basic(&it, DBUS_TYPE_OBJECT_PATH, &p)) ||
-            !append_changes(&it, res) || (with_held && !append_held(&it, res))) {
-                dbus_message_unref(reply);
+            !append_changes(&it, res) || (with_held && !append_held(&it, res)))
                 return NULL;
-        }
-        return reply;
+        return TAKE_PTR(reply);
 }
 
 /*
@@ -88,6 +87,13 @@ static void publish_after_write(context *c) {
         loop_tick_within(&c->loop, c->cfg.poll_active_ms);
 }
 
+/* The error reply to a Boost or Restore that failed: its message, with the hint unless it says what to do itself. */
+static DBusMessage *reply_failure(call *k, int r, const op_result *res) {
+        if (res->complete)
+                return errors_reply_text(k->m, r, res->message);
+        return errors_reply(k->m, r, "%s", res->message);
+}
+
 static DBusMessage *do_boost(call *k, const char *spec, const char *profile_name, DBusMessageIter *opts,
                              bool manager) {
         char errbuf[512];
@@ -102,7 +108,7 @@ static DBusMessage *do_boost(call *k, const char *spec, const char *profile_name
         if (!o.dry_run || r < 0)
                 publish_after_write(k->c);
         if (r < 0)
-                return errors_reply(k->m, r, "%s", res.message);
+                return reply_failure(k, r, &res);
         return reply_changes(k, &res, manager, true);
 }
 
@@ -116,10 +122,8 @@ static DBusMessage *do_restore(call *k, const char *spec, DBusMessageIter *opts)
                 return errors_reply(k->m, r, "%s", errbuf);
         r = service_restore(k->c, spec, k->who, &res);
         publish_after_write(k->c);
-        if (r < 0 && res.complete)
-                return errors_reply_text(k->m, r, res.message);
         if (r < 0)
-                return errors_reply(k->m, r, "%s", res.message);
+                return reply_failure(k, r, &res);
         return reply_changes(k, &res, false, false);
 }
 
@@ -162,15 +166,35 @@ DBusMessage *method_array_restore(call *k) {
         return do_restore(k, k->array, &it);
 }
 
+/* RestoreAll's reply: the kernel names of the arrays it restored. */
+static DBusMessage *reply_names(call *k, char (*names)[MD_NAME_MAX + 1], unsigned n) {
+        _cleanup_message_ DBusMessage *reply = dbus_message_new_method_return(k->m);
+        DBusMessageIter it, arr;
+
+        if (!reply)
+                return NULL;
+        dbus_message_iter_init_append(reply, &it);
+        if (!dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "s", &arr))
+                return NULL;
+        for (unsigned i = 0; i < n; i++) {
+                const char *s = names[i];
+
+                if (!dbus_message_iter_append_basic(&arr, DBUS_TYPE_STRING, &s))
+                        return NULL;
+        }
+        if (!dbus_message_iter_close_container(&it, &arr))
+                return NULL;
+        return TAKE_PTR(reply);
+}
+
 /* Restores every boost; conflicts and failures are reported after all were tried. */
 DBusMessage *method_restore_all(call *k) {
-        char errbuf[512], (*names)[MD_NAME_MAX + 1];
-        int first_err = 0;
+        _cleanup_free_ char (*names)[MD_NAME_MAX + 1] = NULL;
+        char errbuf[512];
         op_result failed = {};
+        int first_err = 0, r;
+        DBusMessageIter it;
         unsigned n = 0;
-        DBusMessageIter it, arr;
-        DBusMessage *reply;
-        int r;
 
         dbus_message_iter_init(k->m, &it);
         r = options_parse_restore(&it, errbuf, sizeof(errbuf));
@@ -197,34 +221,9 @@ DBusMessage *method_restore_all(call *k) {
                         snprintf(names[n++], sizeof(names[0]), "%s", a->name);
         }
         publish_after_write(k->c);
-        if (first_err) {
-                free(names);
-                if (failed.complete)
-                        return errors_reply_text(k->m, first_err, failed.message);
-                return errors_reply(k->m, first_err, "%s", failed.message);
-        }
-
-        reply = dbus_message_new_method_return(k->m);
-        if (!reply) {
-                free(names);
-                return NULL;
-        }
-        dbus_message_iter_init_append(reply, &it);
-        if (!dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "s", &arr))
-                goto oom;
-        for (unsigned i = 0; i < n; i++) {
-                const char *s = names[i];
-                if (!dbus_message_iter_append_basic(&arr, DBUS_TYPE_STRING, &s))
-                        goto oom;
-        }
-        if (!dbus_message_iter_close_container(&it, &arr))
-                goto oom;
-        free(names);
-        return reply;
-oom:
-        free(names);
-        dbus_message_unref(reply);
-        return NULL;
+        if (first_err)
+                return reply_failure(k, first_err, &failed);
+        return reply_names(k, names, n);
 }
 
 static bool append_profile(DBusMessageIter *arr, const profile_settings *s, profile p) {
@@ -252,21 +251,18 @@ static bool append_profile(DBusMessageIter *arr, const profile_settings *s, prof
 }
 
 DBusMessage *method_get_profiles(call *k) {
-        DBusMessage *reply = dbus_message_new_method_return(k->m);
+        _cleanup_message_ DBusMessage *reply = dbus_message_new_method_return(k->m);
         DBusMessageIter it, arr;
 
         if (!reply)
                 return NULL;
         dbus_message_iter_init_append(reply, &it);
         if (!dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "(ssa{ss})", &arr))
-                goto oom;
+                return NULL;
         for (int p = 0; p < _PROFILE_MAX; p++)
                 if (!append_profile(&arr, &k->c->cfg.profiles, (profile)p))
-                        goto oom;
+                        return NULL;
         if (!dbus_message_iter_close_container(&it, &arr))
-                goto oom;
-        return reply;
-oom:
-        dbus_message_unref(reply);
-        return NULL;
+                return NULL;
+        return TAKE_PTR(reply);
 }

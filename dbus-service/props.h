@@ -2,10 +2,11 @@
 #pragma once
 
 /*
- * The Manager's and the arrays' properties: one table each (name, D-Bus
- * signature), one function that appends a property's value, and the change
- * tracking behind PropertiesChanged (a canonical text per value, compared
- * with the last one sent).
+ * The Manager's and the arrays' properties: one table of rows each
+ * (props-table.c: name, D-Bus type, getter, how a change is noticed), and
+ * here the appending of values and the change tracking behind
+ * PropertiesChanged (a canonical text per value, compared with the last one
+ * sent).
  */
 
 #include <dbus/dbus.h>
@@ -22,9 +23,20 @@ typedef enum obj_kind {
 /* More than either table holds. */
 #define PROPS_MAX 64
 
+/* How a change of a property is noticed. */
+typedef enum prop_change {
+        PROP_POLLED, /* compared with the last value sent after every poll and write */
+        PROP_CONST,  /* never changes while the service runs (introspected as EmitsChangedSignal=const) */
+} prop_change;
+
+/* Appends the value (not the variant) for @a (NULL for the Manager). */
+typedef bool (*prop_get_fn)(const context *c, const md_array *a, DBusMessageIter *it);
+
 typedef struct prop_def {
         const char *name;
         const char *signature;
+        prop_get_fn get;
+        prop_change change;
 } prop_def;
 
 /* The table for @k and its length. */

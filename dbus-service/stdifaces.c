@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "dispatch.h"
+#include "errors.h"
+#include "interface.h"
 #include "monitor.h"
 #include "props.h"
 
@@ -35,9 +38,9 @@ static bool is_std_iface(const char *iface) {
 }
 
 DBusMessage *method_properties_get(call *k) {
+        _cleanup_message_ DBusMessage *reply = NULL;
         const char *iface, *name;
         const md_array *a;
-        DBusMessage *reply;
         DBusMessageIter it;
         obj_kind kind;
         int idx;
@@ -45,27 +48,25 @@ DBusMessage *method_properties_get(call *k) {
         if (!dbus_message_get_args(k->m, NULL, DBUS_TYPE_STRING, &iface, DBUS_TYPE_STRING, &name, DBUS_TYPE_INVALID))
                 return NULL;
         if (call_props(k, iface, &kind, &a) < 0)
-                return dbus_message_new_error_printf(k->m, DBUS_ERROR_UNKNOWN_INTERFACE,
-                                                     "%s has no properties of interface '%s'.", k->path, iface);
+                return errors_reply_bus(k->m, DBUS_ERROR_UNKNOWN_INTERFACE, "%s has no properties of interface '%s'.",
+                                        k->path, iface);
         idx = props_find(kind, name);
         if (idx < 0)
-                return dbus_message_new_error_printf(k->m, DBUS_ERROR_UNKNOWN_PROPERTY, "No property '%s'.", name);
+                return errors_reply_bus(k->m, DBUS_ERROR_UNKNOWN_PROPERTY, "No property '%s'.", name);
         reply = dbus_message_new_method_return(k->m);
         if (!reply)
                 return NULL;
         dbus_message_iter_init_append(reply, &it);
-        if (!props_append_variant(k->c, kind, a, (unsigned)idx, &it)) {
-                dbus_message_unref(reply);
+        if (!props_append_variant(k->c, kind, a, (unsigned)idx, &it))
                 return NULL;
-        }
-        return reply;
+        return TAKE_PTR(reply);
 }
 
 DBusMessage *method_properties_get_all(call *k) {
+        _cleanup_message_ DBusMessage *reply = NULL;
         DBusMessageIter it, empty;
         const char *iface;
         const md_array *a;
-        DBusMessage *reply;
         obj_kind kind;
         bool ok;
 
@@ -80,16 +81,10 @@ DBusMessage *method_properties_get_all(call *k) {
         else if (is_std_iface(iface))
                 ok = dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &empty) &&
                      dbus_message_iter_close_container(&it, &empty);
-        else {
-                dbus_message_unref(reply);
-                return dbus_message_new_error_printf(k->m, DBUS_ERROR_UNKNOWN_INTERFACE,
-                                                     "%s has no interface '%s'.", k->path, iface);
-        }
-        if (!ok) {
-                dbus_message_unref(reply);
-                return NULL;
-        }
-        return reply;
+        else
+                return errors_reply_bus(k->m, DBUS_ERROR_UNKNOWN_INTERFACE, "%s has no interface '%s'.", k->path,
+                                        iface);
+        return ok ? TAKE_PTR(reply) : NULL;
 }
 
 DBusMessage *method_properties_set(call *k) {
@@ -103,24 +98,23 @@ DBusMessage *method_properties_set(call *k) {
         dbus_message_iter_next(&it);
         dbus_message_iter_get_basic(&it, &name);
         if (call_props(k, iface, &kind, &a) < 0)
-                return dbus_message_new_error_printf(k->m, DBUS_ERROR_UNKNOWN_INTERFACE,
-                                                     "%s has no properties of interface '%s'.", k->path, iface);
+                return errors_reply_bus(k->m, DBUS_ERROR_UNKNOWN_INTERFACE, "%s has no properties of interface '%s'.",
+                                        k->path, iface);
         if (props_find(kind, name) < 0)
-                return dbus_message_new_error_printf(k->m, DBUS_ERROR_UNKNOWN_PROPERTY, "No property '%s'.", name);
-        return dbus_message_new_error_printf(k->m, DBUS_ERROR_PROPERTY_READ_ONLY,
-                                             "Property '%s' is read-only; change tunables with Boost and Restore.",
-                                             name);
+                return errors_reply_bus(k->m, DBUS_ERROR_UNKNOWN_PROPERTY, "No property '%s'.", name);
+        return errors_reply_bus(k->m, DBUS_ERROR_PROPERTY_READ_ONLY,
+                                "Property '%s' is read-only; change tunables with Boost and Restore.", name);
 }
 
 DBusMessage *method_get_managed_objects(call *k) {
-        DBusMessage *reply = dbus_message_new_method_return(k->m);
+        _cleanup_message_ DBusMessage *reply = dbus_message_new_method_return(k->m);
         DBusMessageIter it, dict, e;
 
         if (!reply)
                 return NULL;
         dbus_message_iter_init_append(reply, &it);
         if (!dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{oa{sa{sv}}}", &dict))
-                goto oom;
+                return NULL;
         for (unsigned i = 0; i < k->c->n_objects && i < k->c->arrays.n; i++) {
                 const char *path = k->c->objects[i].path;
 
@@ -128,74 +122,14 @@ DBusMessage *method_get_managed_objects(call *k) {
                     !dbus_message_iter_append_basic(&e, DBUS_TYPE_OBJECT_PATH, &path) ||
                     !monitor_append_object(k->c, &k->c->arrays.arrays[i], &e) ||
                     !dbus_message_iter_close_container(&dict, &e))
-                        goto oom;
+                        return NULL;
         }
         if (!dbus_message_iter_close_container(&it, &dict))
-                goto oom;
-        return reply;
-oom:
-        dbus_message_unref(reply);
-        return NULL;
+                return NULL;
+        return TAKE_PTR(reply);
 }
 
 /* ---- introspection ---- */
-
-static const char xml_std[] =
-        " <interface name=\"org.freedesktop.DBus.Peer\">\n"
-        "  <method name=\"Ping\"/>\n"
-        "  <method name=\"GetMachineId\"><arg name=\"machine_uuid\" type=\"s\" direction=\"out\"/></method>\n"
-        " </interface>\n"
-        " <interface name=\"org.freedesktop.DBus.Introspectable\">\n"
-        "  <method name=\"Introspect\"><arg name=\"xml_data\" type=\"s\" direction=\"out\"/></method>\n"
-        " </interface>\n";
-
-static const char xml_properties[] =
-        " <interface name=\"org.freedesktop.DBus.Properties\">\n"
-        "  <method name=\"Get\"><arg name=\"interface_name\" type=\"s\" direction=\"in\"/>"
-        "<arg name=\"property_name\" type=\"s\" direction=\"in\"/><arg name=\"value\" type=\"v\" direction=\"out\"/></method>\n"
-        "  <method name=\"GetAll\"><arg name=\"interface_name\" type=\"s\" direction=\"in\"/>"
-        "<arg name=\"props\" type=\"a{sv}\" direction=\"out\"/></method>\n"
-        "  <method name=\"Set\"><arg name=\"interface_name\" type=\"s\" direction=\"in\"/>"
-        "<arg name=\"property_name\" type=\"s\" direction=\"in\"/><arg name=\"value\" type=\"v\" direction=\"in\"/></method>\n"
-        "  <signal name=\"PropertiesChanged\"><arg name=\"interface_name\" type=\"s\"/>"
-        "<arg name=\"changed_properties\" type=\"a{sv}\"/><arg name=\"invalidated_properties\" type=\"as\"/></signal>\n"
-        " </interface>\n";
-
-static const char xml_object_manager[] =
-        " <interface name=\"org.freedesktop.DBus.ObjectManager\">\n"
-        "  <method name=\"GetManagedObjects\"><arg name=\"objects\" type=\"a{oa{sa{sv}}}\" direction=\"out\"/></method>\n"
-        "  <signal name=\"InterfacesAdded\"><arg name=\"object\" type=\"o\"/>"
-        "<arg name=\"interfaces\" type=\"a{sa{sv}}\"/></signal>\n"
-        "  <signal name=\"InterfacesRemoved\"><arg name=\"object\" type=\"o\"/><arg name=\"interfaces\" type=\"as\"/></signal>\n"
-        " </interface>\n";
-
-static const char xml_manager_methods[] =
-        "  <method name=\"Boost\"><arg name=\"array\" type=\"s\" direction=\"in\"/>"
-        "<arg name=\"profile\" type=\"s\" direction=\"in\"/><arg name=\"options\" type=\"a{sv}\" direction=\"in\"/>"
-        "<arg name=\"array_path\" type=\"o\" direction=\"out\"/><arg name=\"changes\" type=\"a(sss)\" direction=\"out\"/>"
-        "<arg name=\"held\" type=\"a(ss)\" direction=\"out\"/></method>\n"
-        "  <method name=\"Restore\"><arg name=\"array\" type=\"s\" direction=\"in\"/>"
-        "<arg name=\"options\" type=\"a{sv}\" direction=\"in\"/><arg name=\"changes\" type=\"a(sss)\" direction=\"out\"/></method>\n"
-        "  <method name=\"RestoreAll\"><arg name=\"options\" type=\"a{sv}\" direction=\"in\"/>"
-        "<arg name=\"arrays\" type=\"as\" direction=\"out\"/></method>\n"
-        "  <method name=\"GetProfiles\"><arg name=\"profiles\" type=\"a(ssa{ss})\" direction=\"out\"/></method>\n";
-
-static const char xml_array_methods[] =
-        "  <method name=\"Boost\"><arg name=\"profile\" type=\"s\" direction=\"in\"/>"
-        "<arg name=\"options\" type=\"a{sv}\" direction=\"in\"/><arg name=\"changes\" type=\"a(sss)\" direction=\"out\"/>"
-        "<arg name=\"held\" type=\"a(ss)\" direction=\"out\"/></method>\n"
-        "  <method name=\"Restore\"><arg name=\"options\" type=\"a{sv}\" direction=\"in\"/>"
-        "<arg name=\"changes\" type=\"a(sss)\" direction=\"out\"/></method>\n";
-
-static void xml_interface(FILE *f, const char *name, const char *methods, obj_kind kind) {
-        unsigned n;
-        const prop_def *t = props_table(kind, &n);
-
-        fprintf(f, " <interface name=\"%s\">\n%s", name, methods);
-        for (unsigned i = 0; i < n; i++)
-                fprintf(f, "  <property name=\"%s\" type=\"%s\" access=\"read\"/>\n", t[i].name, t[i].signature);
-        fputs(" </interface>\n", f);
-}
 
 static void xml_children(FILE *f, const call *k) {
         static const struct {
@@ -216,34 +150,21 @@ static void xml_children(FILE *f, const call *k) {
 }
 
 DBusMessage *method_introspect(call *k) {
-        DBusMessage *reply;
-        char *xml = NULL;
+        _cleanup_message_ DBusMessage *reply = NULL;
+        _cleanup_free_ char *xml = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&xml, &len);
 
         if (!f)
                 return NULL;
         fputs(DBUS_INTROSPECT_1_0_XML_DOCTYPE_DECL_NODE "<node>\n", f);
-        fputs(xml_std, f);
-        if (k->kind == TARGET_MANAGER) {
-                fputs(xml_properties, f);
-                fputs(xml_object_manager, f);
-                xml_interface(f, MANAGER_IFACE, xml_manager_methods, OBJ_MANAGER);
-        } else if (k->kind == TARGET_ARRAY) {
-                fputs(xml_properties, f);
-                xml_interface(f, ARRAY_IFACE, xml_array_methods, OBJ_ARRAY);
-        }
+        interface_write_xml(f, k->kind);
         xml_children(f, k);
         fputs("</node>\n", f);
-        if (fclose(f) != 0) {
-                free(xml);
+        if (fclose(f) != 0)
                 return NULL;
-        }
         reply = dbus_message_new_method_return(k->m);
-        if (reply && !dbus_message_append_args(reply, DBUS_TYPE_STRING, &xml, DBUS_TYPE_INVALID)) {
-                dbus_message_unref(reply);
-                reply = NULL;
-        }
-        free(xml);
-        return reply;
+        if (!reply || !dbus_message_append_args(reply, DBUS_TYPE_STRING, &xml, DBUS_TYPE_INVALID))
+                return NULL;
+        return TAKE_PTR(reply);
 }

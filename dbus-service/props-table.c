@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every property of the Manager and of the array objects, one row each:
+ * name, D-Bus type, the function that appends its value, and how a change
+ * is noticed (props.c compares each PROP_POLLED value with the last one
+ * sent after every poll and every write; a PROP_CONST one never changes).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profiles.h"
+#include "props.h"
+
+/* The words of dev-NAME/state, as the kernel's state_show() prints them. */
+static const struct {
+        unsigned flag;
+        const char *word;
+} member_words[] = {
+        { MD_MEMBER_FAULTY, "faulty" },
+        { MD_MEMBER_IN_SYNC, "in_sync" },
+        { MD_MEMBER_JOURNAL, "journal" },
+        { MD_MEMBER_WRITE_MOSTLY, "write_mostly" },
+        { MD_MEMBER_BLOCKED, "blocked" },
+        { MD_MEMBER_SPARE, "spare" },
+        { MD_MEMBER_WRITE_ERROR, "write_error" },
+        { MD_MEMBER_WANT_REPLACEMENT, "want_replacement" },
+        { MD_MEMBER_REPLACEMENT, "replacement" },
+        { MD_MEMBER_EXTERNAL_BBL, "external_bbl" },
+        { MD_MEMBER_FAILFAST, "failfast" },
+        { MD_MEMBER_CLUSTER_ADD, "cluster_add" },
+};
+
+const journal_entry *props_entry_of(const context *c, const md_array *a) {
+        if (!a->uuid[0])
+                return NULL;
+        for (unsigned i = 0; i < c->journal.n; i++)
+                if (strcmp(c->journal.entries[i].uuid, a->uuid) == 0)
+                        return &c->journal.entries[i];
+        return NULL;
+}
+
+static bool add_string(DBusMessageIter *it, const char *s) {
+        return dbus_message_iter_append_basic(it, DBUS_TYPE_STRING, &s);
+}
+
+static bool add_u64(DBusMessageIter *it, uint64_t v) {
+        dbus_uint64_t x = v;
+        return dbus_message_iter_append_basic(it, DBUS_TYPE_UINT64, &x);
+}
+
+static bool add_u32(DBusMessageIter *it, uint64_t v) {
+        dbus_uint32_t x = v > UINT32_MAX ? UINT32_MAX : (dbus_uint32_t)v;
+        return dbus_message_iter_append_basic(it, DBUS_TYPE_UINT32, &x);
+}
+
+static bool add_bool(DBusMessageIter *it, bool v) {
+        dbus_bool_t x = v;
+        return dbus_message_iter_append_basic(it, DBUS_TYPE_BOOLEAN, &x);
+}
+
+static bool add_pair(DBusMessageIter *dict, const char *k, const char *v) {
+        DBusMessageIter e;
+
+        return dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e) && add_string(&e, k) &&
+               add_string(&e, v) && dbus_message_iter_close_container(dict, &e);
+}
+
+static uint64_t tval_number(const md_tval *v) {
+        return md_tval_has_number(v) ? v->value : 0;
+}
+
+static bool add_tvals(DBusMessageIter *it, const md_tval vals[_MD_T_ARRAY_MAX]) {
+        DBusMessageIter dict;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{ss}", &dict))
+                return false;
+        for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++) {
+                char text[64];
+
+                if (vals[t].kind == MD_V_ABSENT || md_tval_format(&vals[t], text, sizeof(text)) < 0)
+                        continue;
+                if (!add_pair(&dict, md_tunable_get((md_tunable)t)->name, text))
+                        return false;
+        }
+        return dbus_message_iter_close_container(it, &dict);
+}
+
+static bool add_member(DBusMessageIter *arr, const md_member *m) {
+        DBusMessageIter st, words;
+        dbus_int64_t slot = m->slot;
+
+        if (!dbus_message_iter_open_container(arr, DBUS_TYPE_STRUCT, NULL, &st) || !add_string(&st, m->name) ||
+            !add_string(&st, md_member_role_to_string(m->role) ?: "unknown") ||
+            !dbus_message_iter_open_container(&st, DBUS_TYPE_ARRAY, "s", &words))
+                return false;
+        for (size_t i = 0; i < sizeof(member_words) / sizeof(member_words[0]); i++)
+                if ((m->flags & member_words[i].flag) && !add_string(&words, member_words[i].word))
+                        return false;
+        return dbus_message_iter_close_container(&st, &words) &&
+               dbus_message_iter_append_basic(&st, DBUS_TYPE_INT64, &slot) &&
+               dbus_message_iter_close_container(arr, &st);
+}
+
+static bool add_members(DBusMessageIter *it, const md_array *a) {
+        DBusMessageIter arr;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "(ssasx)", &arr))
+                return false;
+        for (unsigned i = 0; i < a->n_members; i++)
+                if (!add_member(&arr, &a->members[i]))
+                        return false;
+        return dbus_message_iter_close_container(it, &arr);
+}
+
+static bool array_can_boost(const md_array *a) {
+        return md_array_has_redundancy(a) && a->state >= 0 && a->state != MD_ARRAY_INACTIVE &&
+               a->state != MD_ARRAY_CLEAR;
+}
+
+/* ---- the arrays ---- */
+
+static bool get_name(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_string(it, a->name);
+}
+
+static bool get_device(const context *c, const md_array *a, DBusMessageIter *it) {
+        char dev[sizeof("/dev/") + MD_NAME_MAX];
+
+        (void)c;
+        snprintf(dev, sizeof(dev), "/dev/%s", a->name);
+        return add_string(it, dev);
+}
+
+static bool get_uuid(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_string(it, a->uuid);
+}
+
+static bool get_level(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_string(it, md_level_to_string(a->level) ?: "");
+}
+
+static bool get_state(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_string(it, md_array_state_to_string(a->state) ?: "");
+}
+
+static bool get_size(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_u64(it, a->size_bytes);
+}
+
+static bool get_raid_disks(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_u32(it, a->raid_disks.kind == MD_V_NUMBER ? a->raid_disks.value : 0);
+}
+
+static bool get_chunk_size(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_u64(it, a->chunk_size.kind == MD_V_NUMBER ? a->chunk_size.value : 0);
+}
+
+static bool get_degraded(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_u32(it, tval_number(&a->degraded));
+}
+
+static bool get_can_boost(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_bool(it, array_can_boost(a));
+}
+
+static bool get_members(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_members(it, a);
+}
+
+static bool get_action(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_string(it, md_sync_action_to_string(a->sync_action) ?: "");
+}
+
+static bool get_delayed(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_bool(it, a->progress.kind == MD_PROGRESS_DELAYED);
+}
+
+static bool get_last_action(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_string(it, md_sync_action_to_string(a->last_sync_action) ?: "");
+}
+
+static bool get_progress(const context *c, const md_array *a, DBusMessageIter *it) {
+        double pct;
+
+        (void)c;
+        if (md_array_progress_percent(a, &pct) < 0)
+                pct = -1;
+        return dbus_message_iter_append_basic(it, DBUS_TYPE_DOUBLE, &pct);
+}
+
+static bool get_sync_completed(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_u64(it, a->progress.kind == MD_PROGRESS_RUNNING ? a->progress.done : 0);
+}
+
+static bool get_sync_total(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_u64(it, a->progress.kind == MD_PROGRESS_RUNNING ? a->progress.total : 0);
+}
+
+static bool get_speed(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_u64(it, tval_number(&a->sync_speed));
+}
+
+static bool get_time_left(const context *c, const md_array *a, DBusMessageIter *it) {
+        uint64_t secs;
+
+        (void)c;
+        return add_u64(it, md_array_seconds_left(a, &secs) < 0 ? 0 : secs);
+}
+
+static bool get_mismatch(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_u64(it, tval_number(&a->mismatch_cnt));
+}
+
+static bool get_tunables(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_tvals(it, a->tunables);
+}
+
+static bool get_stripe_memory(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_u64(it, profile_stripe_cache_bytes(a));
+}
+
+static bool get_boosted(const context *c, const md_array *a, DBusMessageIter *it) {
+        return add_bool(it, props_entry_of(c, a) != NULL);
+}
+
+static bool get_profile(const context *c, const md_array *a, DBusMessageIter *it) {
+        const journal_entry *e = props_entry_of(c, a);
+
+        return add_string(it, e ? e->profile : "");
+}
+
+static bool get_boosted_since(const context *c, const md_array *a, DBusMessageIter *it) {
+        const journal_entry *e = props_entry_of(c, a);
+
+        return add_u64(it, e ? e->since_usec : 0);
+}
+
+static bool get_originals(const context *c, const md_array *a, DBusMessageIter *it) {
+        static const md_tval none[_MD_T_ARRAY_MAX];
+        const journal_entry *e = props_entry_of(c, a);
+
+        return add_tvals(it, e ? e->originals : none);
+}
+
+static bool get_stuck(const context *c, const md_array *a, DBusMessageIter *it) {
+        for (unsigned i = 0; i < c->n_objects; i++)
+                if (strcmp(c->objects[i].name, a->name) == 0)
+                        return add_string(it, c->objects[i].reshape.stuck);
+        return add_string(it, "");
+}
+
+static const prop_def array_props[] = {
+        { "Name", "s", get_name, PROP_POLLED },
+        { "Device", "s", get_device, PROP_POLLED },
+        { "UUID", "s", get_uuid, PROP_POLLED },
+        { "Level", "s", get_level, PROP_POLLED },
+        { "State", "s", get_state, PROP_POLLED },
+        { "Size", "t", get_size, PROP_POLLED },
+        { "RaidDisks", "u", get_raid_disks, PROP_POLLED },
+        { "ChunkSize", "t", get_chunk_size, PROP_POLLED },
+        { "Degraded", "u", get_degraded, PROP_POLLED },
+        { "CanBoost", "b", get_can_boost, PROP_POLLED },
+        { "Members", "a(ssasx)", get_members, PROP_POLLED },
+        { "Action", "s", get_action, PROP_POLLED },
+        { "Delayed", "b", get_delayed, PROP_POLLED },
+        { "LastAction", "s", get_last_action, PROP_POLLED },
+        { "Progress", "d", get_progress, PROP_POLLED },
+        { "SyncCompleted", "t", get_sync_completed, PROP_POLLED },
+        { "SyncTotal", "t", get_sync_total, PROP_POLLED },
+        { "Speed", "t", get_speed, PROP_POLLED },
+        { "TimeLeft", "t", get_time_left, PROP_POLLED },
+        { "MismatchCount", "t", get_mismatch, PROP_POLLED },
+        { "Tunables", "a{ss}", get_tunables, PROP_POLLED },
+        { "StripeCacheMemory", "t", get_stripe_memory, PROP_POLLED },
+        { "Boosted", "b", get_boosted, PROP_POLLED },
+        { "Profile", "s", get_profile, PROP_POLLED },
+        { "BoostedSince", "t", get_boosted_since, PROP_POLLED },
+        { "Originals", "a{ss}", get_originals, PROP_POLLED },
+        { "Stuck", "s", get_stuck, PROP_POLLED },
+};
+
+/* ---- the Manager ---- */
+
+static bool get_version(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c, (void)a;
+        return add_string(it, MDBOOSTD_VERSION);
+}
+
+static bool get_speed_min(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)a;
+        return add_u64(it, tval_number(&c->globals.speed_limit_min));
+}
+
+static bool get_speed_max(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)a;
+        return add_u64(it, tval_number(&c->globals.speed_limit_max));
+}
+
+static bool get_budget(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)a;
+        return add_u64(it, profile_memory_budget(&c->cfg.profiles, c->mem_total));
+}
+
+static bool get_arrays(const context *c, const md_array *a, DBusMessageIter *it) {
+        DBusMessageIter arr;
+
+        (void)a;
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "o", &arr))
+                return false;
+        for (unsigned i = 0; i < c->n_objects; i++) {
+                const char *p = c->objects[i].path;
+
+                if (!dbus_message_iter_append_basic(&arr, DBUS_TYPE_OBJECT_PATH, &p))
+                        return false;
+        }
+        return dbus_message_iter_close_container(it, &arr);
+}
+
+static bool get_journal_problem(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)a;
+        return add_string(it, c->journal_problem);
+}
+
+static const prop_def manager_props[] = {
+        { "Version", "s", get_version, PROP_CONST },
+        { "SpeedLimitMin", "t", get_speed_min, PROP_POLLED },
+        { "SpeedLimitMax", "t", get_speed_max, PROP_POLLED },
+        { "MemoryBudget", "t", get_budget, PROP_POLLED },
+        { "Arrays", "ao", get_arrays, PROP_POLLED },
+        { "JournalProblem", "s", get_journal_problem, PROP_POLLED },
+};
+
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+
+_Static_assert(ELEMENTSOF(array_props) <= PROPS_MAX, "PROPS_MAX holds every property");
+_Static_assert(ELEMENTSOF(manager_props) <= PROPS_MAX, "PROPS_MAX holds every property");
+
+const prop_def *props_table(obj_kind k, unsigned *ret_n) {
+        if (k == OBJ_MANAGER) {
+                *ret_n = ELEMENTSOF(manager_props);
+                return manager_props;
+        }
+        *ret_n = ELEMENTSOF(array_props);
+        return array_props;
+}
+
+int props_find(obj_kind k, const char *name) {
+        unsigned n;
+        const prop_def *t = props_table(k, &n);
+
+        for (unsigned i = 0; i < n; i++)
+                if (strcmp(t[i].name, name) == 0)
+                        return (int)i;
+        return -ENOENT;
+}
