@@ -114,6 +114,44 @@ int md_fixture_write(const char *root, const char *rel, const char *content) {
         return k;
 }
 
+int md_fixture_replace(const char *root, const char *rel, const char *content) {
+        char path[PATH_MAX], tmp[PATH_MAX + 8];
+        int fd, k;
+
+        if (!root || !rel || !content)
+                return -EINVAL;
+        k = join(root, rel, path, sizeof(path));
+        if (k < 0)
+                return k;
+        if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp))
+                return -ENAMETOOLONG;
+        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (fd < 0)
+                return -errno;
+        k = write_all(fd, content, strlen(content));
+        if (close(fd) < 0 && k == 0)
+                k = -errno;
+        if (k == 0 && rename(tmp, path) < 0)
+                k = -errno;
+        if (k < 0)
+                unlink(tmp);
+        return k;
+}
+
+int md_fixture_rename(const char *root, const char *from, const char *to) {
+        char a[PATH_MAX], b[PATH_MAX];
+        int k;
+
+        if (!root || !from || !to)
+                return -EINVAL;
+        k = join(root, from, a, sizeof(a));
+        if (k == 0)
+                k = join(root, to, b, sizeof(b));
+        if (k < 0)
+                return k;
+        return rename(a, b) < 0 ? -errno : 0;
+}
+
 int md_fixture_mkdir(const char *root, const char *rel) {
         char path[PATH_MAX];
         int k;

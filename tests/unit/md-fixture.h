@@ -17,6 +17,16 @@ int md_fixture_new(char **ret_root);
 /* Creates @root/@rel holding exactly @content (no newline added), creating parent folders. */
 int md_fixture_write(const char *root, const char *rel, const char *content);
 
+/*
+ * Replaces @root/@rel with a new file holding @content, by a rename: a
+ * reader never sees it half-written, and a descriptor kept open on the old
+ * file still reads the old one.
+ */
+int md_fixture_replace(const char *root, const char *rel, const char *content);
+
+/* Renames @root/@from to @root/@to. */
+int md_fixture_rename(const char *root, const char *from, const char *to);
+
 /* Creates the folder @root/@rel and its parents. */
 int md_fixture_mkdir(const char *root, const char *rel);
 

@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,121 +22,52 @@
 #include "collectd-mock.h"
 #include "md-fixture.h"
 
-#define FIXTURES "tests/fixtures"
+/* ---- fixture trees (tests/unit/md-fixture.h) --------------------------- */
 
-/* ---- fixture trees ---------------------------------------------------- */
+static char *tree; /* the test's root, a copy of a fixture; NULL before one */
 
-static char tree[PATH_MAX];      /* the test's root, a copy of a fixture */
-static const char *copy_from;    /* nftw has no user pointer */
-static size_t copy_from_len;
-
-/* @rel under the test's root; paths in these tests are far below PATH_MAX. */
-static void tree_path(char *buf, const char *base, const char *rel)
+/* The snapshot tests/fixtures/@name, read only. */
+static const char *fixture(const char *name)
 {
-        int n = snprintf(buf, PATH_MAX, "%s/%s", base, rel);
+        static char buf[PATH_MAX];
 
-        assert_true(n > 0 && n < PATH_MAX);
+        assert_non_null(md_fixture_snapshot(name, buf, sizeof(buf)));
+        return buf;
 }
 
-static int copy_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static void tree_copy(const char *name)
 {
-        char dst[PATH_MAX], buf[8192], link[PATH_MAX];
-        int in, out;
-        ssize_t n;
-
-        (void)ftw;
-        if (snprintf(dst, sizeof(dst), "%s%s", tree, path + copy_from_len) >= (int)sizeof(dst))
-                return -1;
-        if (flag == FTW_D)
-                return mkdir(dst, 0755) < 0 && errno != EEXIST ? -1 : 0;
-        if (flag == FTW_SL) {
-                n = readlink(path, link, sizeof(link) - 1);
-                if (n < 0)
-                        return -1;
-                link[n] = '\0';
-                return symlink(link, dst);
-        }
-        in = open(path, O_RDONLY | O_CLOEXEC);
-        out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st->st_mode & 07777);
-        if (in < 0 || out < 0)
-                return -1;
-        while ((n = read(in, buf, sizeof(buf))) > 0)
-                if (write(out, buf, (size_t)n) != n)
-                        return -1;
-        close(in);
-        close(out);
-        return (int)n;
+        assert_int_equal(md_fixture_new_from(name, &tree), 0);
 }
 
-static void tree_copy(const char *fixture)
-{
-        char src[PATH_MAX];
-
-        snprintf(tree, sizeof(tree), "/tmp/mdraid-test-XXXXXX");
-        assert_non_null(mkdtemp(tree));
-        tree_path(src, FIXTURES, fixture);
-        copy_from = src;
-        copy_from_len = strlen(src);
-        assert_int_equal(nftw(src, copy_entry, 16, FTW_PHYS), 0);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void)st;
-        (void)ftw;
-        return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
+/* Removes a file or folder of the tree; one that is not there is fine. */
 static void tree_remove(const char *rel)
 {
-        char path[PATH_MAX];
-        struct stat st;
+        int k = md_fixture_remove(tree, rel);
 
-        tree_path(path, tree, rel);
-        if (lstat(path, &st) < 0)
-                return;
-        if (S_ISDIR(st.st_mode))
-                assert_int_equal(nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
-        else
-                assert_int_equal(unlink(path), 0);
+        assert_true(k == 0 || k == -ENOENT);
 }
 
 /* Replaces a file whole, as the kernel's attributes change: never half-written. */
 static void tree_write(const char *rel, const char *text)
 {
-        char path[PATH_MAX], tmp[PATH_MAX];
-        FILE *f;
-
-        tree_path(path, tree, rel);
-        assert_true(snprintf(tmp, sizeof(tmp), "%s.new", path) < (int)sizeof(tmp));
-        f = fopen(tmp, "we");
-        assert_non_null(f);
-        assert_true(fputs(text, f) >= 0);
-        assert_int_equal(fclose(f), 0);
-        assert_int_equal(rename(tmp, path), 0);
+        assert_int_equal(md_fixture_replace(tree, rel, text), 0);
 }
 
 static void tree_rename(const char *from, const char *to)
 {
-        char a[PATH_MAX], b[PATH_MAX];
-
-        tree_path(a, tree, from);
-        tree_path(b, tree, to);
-        assert_int_equal(rename(a, b), 0);
+        assert_int_equal(md_fixture_rename(tree, from, to), 0);
 }
 
 /* Copies one folder of the tree to another place in the same tree. */
 static void tree_dup(const char *from, const char *to)
 {
-        char src[PATH_MAX], saved[PATH_MAX];
+        char src[PATH_MAX], dst[PATH_MAX];
 
-        memcpy(saved, tree, sizeof(saved));
-        tree_path(src, tree, from);
-        tree_path(tree, saved, to);
-        copy_from = src;
-        copy_from_len = strlen(src);
-        assert_int_equal(nftw(src, copy_entry, 16, FTW_PHYS), 0);
-        memcpy(tree, saved, sizeof(tree));
+        assert_true(snprintf(src, sizeof(src), "%s/%s", tree, from) < (int)sizeof(src));
+        assert_true(snprintf(dst, sizeof(dst), "%s/%s", tree, to) < (int)sizeof(dst));
+        assert_int_equal(md_fixture_mkdir(tree, to), 0);
+        assert_int_equal(md_fixture_copy(src, dst), 0);
 }
 
 /*
@@ -179,7 +109,7 @@ static void tree_make_idle(const char *md)
 static int setup(void **state)
 {
         (void)state;
-        tree[0] = '\0';
+        tree = NULL;
         mock_clear();
         mock.quiet = true;
         module_register();
@@ -191,9 +121,10 @@ static int teardown(void **state)
         (void)state;
         if (mock.shutdown)
                 mock.shutdown();
-        if (tree[0]) {
-                assert_int_equal(nftw(tree, remove_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
-                tree[0] = '\0';
+        if (tree) {
+                assert_int_equal(md_fixture_rm(tree), 0);
+                free(tree);
+                tree = NULL;
         }
         return 0;
 }
@@ -294,7 +225,7 @@ static void test_registers_every_callback(void **state)
 static void test_raid5_recovery(void **state)
 {
         (void)state;
-        assert_int_equal(start(FIXTURES "/03-raid5-recovery", NULL), 0);
+        assert_int_equal(start(fixture("03-raid5-recovery"), NULL), 0);
         read_once();
 
         /* sync_completed "261648 / 2093056", sync_speed 10301 KiB/s */
@@ -319,7 +250,7 @@ static void test_raid5_recovery(void **state)
 static void test_globals_have_empty_instance(void **state)
 {
         (void)state;
-        assert_int_equal(start(FIXTURES "/03-raid5-recovery", NULL), 0);
+        assert_int_equal(start(fixture("03-raid5-recovery"), NULL), 0);
         read_once();
         assert_value("", "bytes", "speed_limit_min", 1000.0 * 1024);
         assert_value("", "bytes", "speed_limit_max", 10000.0 * 1024);
@@ -329,7 +260,7 @@ static void test_globals_have_empty_instance(void **state)
 static void test_raid6_reshape(void **state)
 {
         (void)state;
-        assert_int_equal(start(FIXTURES "/09-raid6-reshape", NULL), 0);
+        assert_int_equal(start(fixture("09-raid6-reshape"), NULL), 0);
         read_once();
         assert_value("md0", "percent", "sync_progress", 100.0 * 325632 / 2093056);
         assert_value("md0", "bytes", "sync_speed", 10146.0 * 1024);
@@ -345,7 +276,7 @@ static void test_raid6_reshape(void **state)
 static void test_delayed_resync(void **state)
 {
         (void)state;
-        assert_int_equal(start(FIXTURES "/10-two-raid1-resync-delayed", NULL), 0);
+        assert_int_equal(start(fixture("10-two-raid1-resync-delayed"), NULL), 0);
         read_once();
 
         assert_value("md10", "percent", "sync_progress", 100.0 * 204800 / 817152);
@@ -509,7 +440,7 @@ static void test_inactive_reports_disks_only(void **state)
 static void test_no_arrays_reports_globals(void **state)
 {
         (void)state;
-        assert_int_equal(start(FIXTURES "/00-no-arrays", NULL), 0);
+        assert_int_equal(start(fixture("00-no-arrays"), NULL), 0);
         read_once();
         assert_int_equal(mock.n_values, 2);
         assert_int_equal(mock_count_instance(""), 2);
@@ -522,7 +453,7 @@ static void test_array_selection(void **state)
         (void)state;
         mock_config_init(&c, "mdraid");
         mock_config_add_string(&c, "Array", "md10");
-        assert_int_equal(start(FIXTURES "/10-two-raid1-resync-delayed", &c), 0);
+        assert_int_equal(start(fixture("10-two-raid1-resync-delayed"), &c), 0);
         read_once();
         assert_true(mock_count_instance("md10") > 0);
         assert_int_equal(mock_count_instance("md11"), 0);
@@ -538,7 +469,7 @@ static void test_array_selection_ignored_by_uuid(void **state)
         /* md10's UUID in mdadm's spelling */
         mock_config_add_string(&c, "Array", "ac39b561:3df72dd6:a96412de:ae4245ad");
         mock_config_add_bool(&c, "IgnoreSelected", true);
-        assert_int_equal(start(FIXTURES "/10-two-raid1-resync-delayed", &c), 0);
+        assert_int_equal(start(fixture("10-two-raid1-resync-delayed"), &c), 0);
         read_once();
         assert_int_equal(mock_count_instance("md10"), 0);
         assert_true(mock_count_instance("md11") > 0);
@@ -553,7 +484,7 @@ static void test_array_selection_by_device_path(void **state)
         mock_config_add_string(&c, "Array", "/dev/md11");
         mock_config_add_string(&c, "Array", "md10");
         mock_config_add_bool(&c, "IgnoreSelected", false);
-        assert_int_equal(start(FIXTURES "/10-two-raid1-resync-delayed", &c), 0);
+        assert_int_equal(start(fixture("10-two-raid1-resync-delayed"), &c), 0);
         read_once();
         assert_true(mock_count_instance("md10") > 0);
         assert_true(mock_count_instance("md11") > 0);
