@@ -404,3 +404,49 @@ int md_fixture_remove_array(const char *root, const char *array, const char *rel
 
         return r < 0 ? r : md_fixture_remove(root, path);
 }
+
+int md_case_setup_size(void **state, const char *name, size_t size) {
+        md_case *c;
+        int k;
+
+        if (size < sizeof(md_case))
+                return -1;
+        c = calloc(1, size);
+        if (!c)
+                return -1;
+        c->root = MD_ROOT_NULL;
+        k = name ? md_fixture_new_from(name, &c->dir) : md_fixture_new(&c->dir);
+        if (k == 0 && !name)
+                k = md_fixture_mkdir(c->dir, "sys/block");
+        if (k == 0)
+                k = md_root_open(c->dir, &c->root);
+        if (k < 0) {
+                *state = c;
+                md_case_teardown(state);
+                return -1;
+        }
+        alarm(20);
+        *state = c;
+        return 0;
+}
+
+int md_case_setup(void **state, const char *name) {
+        return md_case_setup_size(state, name, sizeof(md_case));
+}
+
+int md_case_teardown(void **state) {
+        md_case *c = *state;
+
+        alarm(0);
+        if (!c)
+                return 0;
+        md_array_set_free(&c->set);
+        md_array_free(&c->a);
+        md_root_close(&c->root);
+        if (c->dir)
+                md_fixture_rm(c->dir);
+        free(c->dir);
+        free(c);
+        *state = NULL;
+        return 0;
+}

@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "array.h"
+#include "root.h"
+
 /* Creates an empty root under $TMPDIR (or /tmp); *ret_root is malloc'ed, free it after md_fixture_rm. */
 int md_fixture_new(char **ret_root);
 
@@ -60,3 +63,27 @@ int md_fixture_new_from(const char *name, char **ret_root);
 
 /* Removes the whole tree @root; refuses a path md_fixture_new did not make (-EINVAL). */
 int md_fixture_rm(const char *root);
+
+/*
+ * What an md unit test starts from, made by a cmocka setup and removed by
+ * its teardown: a fixture tree, the md_root opened on it, and a set and an
+ * array to read into (freed by the teardown). The setup also sets a 20 s
+ * alarm: a read that blocked (on a FIFO, say) fails the suite instead of
+ * hanging it.
+ */
+typedef struct md_case {
+        char *dir;
+        md_root root;
+        md_array_set set;
+        md_array a;
+} md_case;
+
+/*
+ * *state = a new md_case on a copy of the snapshot @name, or on an empty
+ * tree holding only sys/block/ when @name is NULL. md_case_setup_size
+ * allocates @size bytes (a test's own struct, with md_case first and its
+ * other fields zeroed). Return 0, or -1 as cmocka expects.
+ */
+int md_case_setup(void **state, const char *name);
+int md_case_setup_size(void **state, const char *name, size_t size);
+int md_case_teardown(void **state);

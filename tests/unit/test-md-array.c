@@ -22,28 +22,10 @@
 #define BAD(attr) (UINT64_C(1) << (attr))
 #define BAD_TUNABLE(t) (UINT64_C(1) << (MD_ATTR_TUNABLES + (t)))
 
-typedef struct ctx {
-        char *dir;
-        md_root root;
-        md_array_set set;
-} ctx;
+typedef md_case ctx;
 
 static int open_ctx(void **state, const char *snapshot) {
-        ctx *c = calloc(1, sizeof(*c));
-        int k;
-
-        if (!c)
-                return -1;
-        k = snapshot ? md_fixture_new_from(snapshot, &c->dir) : md_fixture_new(&c->dir);
-        if (k < 0)
-                return -1;
-        if (!snapshot && md_fixture_mkdir(c->dir, "sys/block") < 0)
-                return -1;
-        if (md_root_open(c->dir, &c->root) < 0)
-                return -1;
-        alarm(20); /* a FIFO that blocked would hang the suite */
-        *state = c;
-        return 0;
+        return md_case_setup(state, snapshot);
 }
 
 static int setup_empty(void **state) {
@@ -66,15 +48,7 @@ static int setup_10(void **state) {
 }
 
 static int teardown(void **state) {
-        ctx *c = *state;
-
-        alarm(0);
-        md_array_set_free(&c->set);
-        md_root_close(&c->root);
-        md_fixture_rm(c->dir);
-        free(c->dir);
-        free(c);
-        return 0;
+        return md_case_teardown(state);
 }
 
 static void put(const ctx *c, const char *array, const char *rel, const char *content) {

@@ -21,19 +21,11 @@
 
 #define MD0 "sys/block/md0/md/"
 
-typedef struct ctx {
-        char *dir;
-        md_root root;
-} ctx;
+typedef md_case ctx;
 
 static int open_ctx(void **state, const char *snapshot) {
-        ctx *c = calloc(1, sizeof(*c));
-
-        if (!c || md_fixture_new_from(snapshot, &c->dir) < 0 || md_root_open(c->dir, &c->root) < 0)
-                return -1;
         unsetenv("MDBOOST_FAKEKERNEL_FAIL");
-        *state = c;
-        return 0;
+        return md_case_setup(state, snapshot);
 }
 
 static int setup_raid5(void **state) {
@@ -47,14 +39,8 @@ static int setup_reshape(void **state) {
 }
 
 static int teardown(void **state) {
-        ctx *c = *state;
-
         unsetenv("MDBOOST_FAKEKERNEL_FAIL");
-        md_root_close(&c->root);
-        md_fixture_rm(c->dir);
-        free(c->dir);
-        free(c);
-        return 0;
+        return md_case_teardown(state);
 }
 
 /* Asserts the file @rel holds @want. */

@@ -23,12 +23,9 @@
 
 #define BAD(attr) (UINT64_C(1) << (attr))
 
-typedef struct ctx {
-        char *dir;
-        md_root root;
-        md_array_set set;
-        unsigned fds_before;
-} ctx;
+typedef md_case ctx;
+
+static unsigned fds_before; /* open at the end of setup */
 
 /* Descriptors this process has open now. */
 static unsigned open_fds(void) {
@@ -45,28 +42,14 @@ static unsigned open_fds(void) {
 }
 
 static int setup(void **state) {
-        ctx *c = calloc(1, sizeof(*c));
-
-        if (!c || md_fixture_new(&c->dir) < 0 || md_fixture_mkdir(c->dir, "sys/block") < 0)
+        if (md_case_setup(state, NULL) < 0)
                 return -1;
-        if (md_root_open(c->dir, &c->root) < 0)
-                return -1;
-        c->fds_before = open_fds();
-        alarm(20); /* a FIFO that blocked would hang the suite */
-        *state = c;
+        fds_before = open_fds();
         return 0;
 }
 
 static int teardown(void **state) {
-        ctx *c = *state;
-
-        alarm(0);
-        md_array_set_free(&c->set);
-        md_root_close(&c->root);
-        md_fixture_rm(c->dir);
-        free(c->dir);
-        free(c);
-        return 0;
+        return md_case_teardown(state);
 }
 
 static void put(const ctx *c, const char *array, const char *rel, const char *content) {
@@ -106,7 +89,7 @@ static void test_sees_every_change(void **state) {
         raid1(c, "md0", "200000 (system)\n");
         a = read_md0(c);
         assert_int_equal(a->tunables[MD_T_SYNC_SPEED_MAX].value, 200000);
-        assert_true(open_fds() > c->fds_before); /* kept open */
+        assert_true(open_fds() > fds_before); /* kept open */
 
         /* Written in place, as the kernel's store method changes what show prints. */
         put(c, "md0", "md/sync_speed_max", "500000 (local)\n");
@@ -148,7 +131,7 @@ static void test_sees_changes_below(void **state) {
         put(c, "md0", "md/dev-vdb/recovery_start", "none\n");
         a = read_md0(c);
         assert_int_equal(a->members[1].flags, MD_MEMBER_IN_SYNC);
-        held = open_fds() - c->fds_before;
+        held = open_fds() - fds_before;
 
         /* Rewritten in place, replaced, replaced by a symlink, swapped for a FIFO. */
         put(c, "md0", "md/dev-vdb/state", "faulty\n");
@@ -173,7 +156,7 @@ static void test_sees_changes_below(void **state) {
         assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0/md/dev-vdb"), 0);
         a = read_md0(c);
         assert_int_equal(a->n_members, 1);
-        assert_true(open_fds() - c->fds_before < held);
+        assert_true(open_fds() - fds_before < held);
         put(c, "md0", "md/dev-vdc/state", "spare\n");
         put(c, "md0", "md/dev-vdc/slot", "none\n");
         a = read_md0(c);
@@ -181,11 +164,11 @@ static void test_sees_changes_below(void **state) {
         assert_int_equal(a->members[1].role, MD_ROLE_SPARE);
 
         /* An attribute the level no longer has is let go as well. */
-        held = open_fds() - c->fds_before;
+        held = open_fds() - fds_before;
         drop(c, "md0", "md/sync_speed_min");
         a = read_md0(c);
         assert_int_equal(a->tunables[MD_T_SYNC_SPEED_MIN].kind, MD_V_ABSENT);
-        assert_int_equal(open_fds() - c->fds_before, held - 1);
+        assert_int_equal(open_fds() - fds_before, held - 1);
 }
 
 /* Stopped and assembled again with other values: nothing of the old one is read. */
@@ -206,7 +189,7 @@ static void test_array_recreated(void **state) {
         assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0"), 0);
         assert_int_equal(md_read_arrays(&c->root, &c->set), 0);
         assert_int_equal(c->set.n, 0);
-        assert_int_equal(open_fds(), c->fds_before);
+        assert_int_equal(open_fds(), fds_before);
 }
 
 /* Many arrays: the descriptors kept stay within the budget; single reads keep none. */
@@ -228,16 +211,16 @@ static void test_budget(void **state) {
                 for (unsigned i = 0; i < c->set.n; i++)
                         assert_int_equal(c->set.arrays[i].bad, 0);
         }
-        held = open_fds() - c->fds_before;
+        held = open_fds() - fds_before;
         assert_true(held > 0);
         assert_true(held <= MD_SET_FD_BUDGET);
 
         assert_int_equal(md_read_array(&c->root, "md7", &one), 0);
-        assert_int_equal(open_fds() - c->fds_before, held);
+        assert_int_equal(open_fds() - fds_before, held);
         md_array_free(&one);
 
         md_array_set_free(&c->set);
-        assert_int_equal(open_fds(), c->fds_before);
+        assert_int_equal(open_fds(), fds_before);
         /* A freed set reads again from scratch. */
         assert_int_equal(md_read_arrays(&c->root, &c->set), 0);
         assert_int_equal(c->set.n, 40);

@@ -20,38 +20,24 @@
 #include "internal.h"
 #include "md-fixture.h"
 
-typedef struct ctx {
-        char *dir;
-        md_root root;
-        md_root array; /* sys/block/md0 */
-        md_array a;
-} ctx;
+typedef md_case ctx;
+
+static md_root array = MD_ROOT_NULL; /* sys/block/md0 of the case's tree */
 
 static int setup(void **state) {
-        ctx *c = calloc(1, sizeof(*c));
+        ctx *c;
 
-        if (!c || md_fixture_new(&c->dir) < 0)
+        if (md_case_setup(state, NULL) < 0)
                 return -1;
-        if (md_fixture_mkdir(c->dir, "sys/block/md0/md") < 0 || md_root_open(c->dir, &c->root) < 0)
+        c = *state;
+        if (md_fixture_mkdir(c->dir, "sys/block/md0/md") < 0 || md_root_open_at(&c->root, "sys/block/md0", &array) < 0)
                 return -1;
-        if (md_root_open_at(&c->root, "sys/block/md0", &c->array) < 0)
-                return -1;
-        alarm(20); /* a FIFO that blocked would hang the suite */
-        *state = c;
         return 0;
 }
 
 static int teardown(void **state) {
-        ctx *c = *state;
-
-        alarm(0);
-        md_array_free(&c->a);
-        md_root_close(&c->array);
-        md_root_close(&c->root);
-        md_fixture_rm(c->dir);
-        free(c->dir);
-        free(c);
-        return 0;
+        md_root_close(&array);
+        return md_case_teardown(state);
 }
 
 static void put(const ctx *c, const char *rel, const char *content) {
@@ -130,7 +116,7 @@ static void test_reads_like_plain_reader(void **state) {
         put(c, "bitmap/location", "+8\n");
         put(c, "stripe_cache_size", "256\n");
 
-        assert_int_equal(md_listing_open(&c->array, &c->a, &l), 0);
+        assert_int_equal(md_listing_open(&array, &c->a, &l), 0);
         assert_true(l.listed);
         same_as_plain(c, &l, "level", 6);
         same_as_plain(c, &l, "array_state", 0);
@@ -164,7 +150,7 @@ static void test_swapped_after_listing(void **state) {
         put(c, "level", "raid1\n");
         put(c, "sync_action", "idle\n");
         put(c, "degraded", "0\n");
-        assert_int_equal(md_listing_open(&c->array, &c->a, &l), 0);
+        assert_int_equal(md_listing_open(&array, &c->a, &l), 0);
         assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0/md/level"), 0);
         assert_int_equal(md_fixture_fifo(c->dir, "sys/block/md0/md/level"), 0);
         assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0/md/sync_action"), 0);
@@ -192,7 +178,7 @@ static void test_members(void **state) {
         put(c, name, "in_sync\n");
         c->a.n_members = 9; /* left from an earlier read */
 
-        assert_int_equal(md_listing_open(&c->array, &c->a, &l), 0);
+        assert_int_equal(md_listing_open(&array, &c->a, &l), 0);
         assert_int_equal(c->a.n_members, 2);
         assert_true(strcmp(c->a.members[0].name, "vda") == 0 || strcmp(c->a.members[1].name, "vda") == 0);
         assert_true(strcmp(c->a.members[0].name, "vdb") == 0 || strcmp(c->a.members[1].name, "vdb") == 0);

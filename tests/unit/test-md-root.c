@@ -19,31 +19,14 @@
 #include "md-fixture.h"
 #include "root.h"
 
-typedef struct ctx {
-        char *dir;
-        md_root root;
-} ctx;
+typedef md_case ctx;
 
 static int setup(void **state) {
-        ctx *c = calloc(1, sizeof(*c));
-
-        if (!c || md_fixture_new(&c->dir) < 0 || md_root_open(c->dir, &c->root) < 0)
-                return -1;
-        /* A hang on a FIFO would stop the suite; fail it instead. */
-        alarm(20);
-        *state = c;
-        return 0;
+        return md_case_setup(state, NULL);
 }
 
 static int teardown(void **state) {
-        ctx *c = *state;
-
-        alarm(0);
-        md_root_close(&c->root);
-        md_fixture_rm(c->dir);
-        free(c->dir);
-        free(c);
-        return 0;
+        return md_case_teardown(state);
 }
 
 static void test_open(void **state) {

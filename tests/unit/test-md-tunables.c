@@ -33,31 +33,16 @@ int __wrap_md_root_write(const md_root *r, const char *rel, const char *value) {
         return __real_md_root_write(r, rel, store_instead ? store_instead : value);
 }
 
-typedef struct ctx {
-        char *dir;
-        md_root root;
-} ctx;
+typedef md_case ctx;
 
 static int setup_raid5(void **state) {
-        ctx *c = calloc(1, sizeof(*c));
-
-        if (!c || md_fixture_new_from("03-raid5-recovery", &c->dir) < 0 ||
-            md_root_open(c->dir, &c->root) < 0)
-                return -1;
         store_instead = NULL;
         writes = 0;
-        *state = c;
-        return 0;
+        return md_case_setup(state, "03-raid5-recovery");
 }
 
 static int teardown(void **state) {
-        ctx *c = *state;
-
-        md_root_close(&c->root);
-        md_fixture_rm(c->dir);
-        free(c->dir);
-        free(c);
-        return 0;
+        return md_case_teardown(state);
 }
 
 static void test_table_complete(void **state) {
