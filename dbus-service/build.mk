@@ -34,7 +34,11 @@ $(SERVICE_TEST_SRC:%.c=$(BUILD)/%.o): override CPPFLAGS += $(SERVICE_CPPFLAGS) -
 
 $(SERVICE_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(MD_FIXTURE_OBJ) $(SERVICE_CORE) $(MDMODEL_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(SERVICE_LIBS) -lcmocka
+	$(CC) $(LDFLAGS) $(SERVICE_TEST_LDFLAGS) -o $@ $^ $(SERVICE_LIBS) -lcmocka
+
+# test-service-core runs Boost and Restore on fixture trees through the fake kernel.
+$(BUILD)/tests/test-service-core: $(FAKEKERNEL_OBJ)
+$(BUILD)/tests/test-service-core: SERVICE_TEST_LDFLAGS := $(FAKEKERNEL_LDFLAGS)
 
 .PHONY: install-mdboostd
 INSTALL_TARGETS += install-mdboostd

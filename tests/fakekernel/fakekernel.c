@@ -277,13 +277,24 @@ static int errno_from_name(const char *s) {
         return (int) v;
 }
 
-/* Writes seen so far per path, for "rel=ERRNO:N". */
+/*
+ * Writes seen so far per path, for "rel=ERRNO:N": counted from when
+ * MDBOOST_FAKEKERNEL_FAIL took its current value, so a test that sets it
+ * anew counts afresh.
+ */
 static struct {
         char rel[PATH_MAX];
         unsigned n;
 } write_counts[32];
+static char counted_for[1024];
 
 static unsigned count_write(const char *rel) {
+        const char *env = getenv("MDBOOST_FAKEKERNEL_FAIL") ?: "";
+
+        if (strncmp(env, counted_for, sizeof(counted_for)) != 0) {
+                memset(write_counts, 0, sizeof(write_counts));
+                snprintf(counted_for, sizeof(counted_for), "%s", env);
+        }
         for (size_t i = 0; i < sizeof(write_counts) / sizeof(write_counts[0]); i++) {
                 if (!write_counts[i].rel[0])
                         snprintf(write_counts[i].rel, sizeof(write_counts[i].rel), "%s", rel);
