@@ -52,8 +52,8 @@ typedef struct mdraid_seen {
 } mdraid_seen;
 
 /* Configuration. */
-static char *mdraid_root_dir;    /* RootDir; NULL is "/" */
-static char **mdraid_selection;  /* Array entries: name, /dev path or UUID */
+static char *mdraid_root_dir;   /* RootDir; NULL is "/" */
+static char **mdraid_selection; /* Array entries: name, /dev path or UUID */
 static size_t mdraid_selection_n;
 static bool mdraid_ignore_selected;
 
@@ -96,8 +96,7 @@ static const char *const mdraid_attr_files[MD_ATTR_TUNABLES] = {
 
 /* ---- config ---------------------------------------------------------- */
 
-static int mdraid_config_array(const oconfig_item_t *ci)
-{
+static int mdraid_config_array(const oconfig_item_t *ci) {
         char *spec = NULL;
         char **grown;
 
@@ -114,8 +113,7 @@ static int mdraid_config_array(const oconfig_item_t *ci)
         return 0;
 }
 
-static int mdraid_config_root(const oconfig_item_t *ci)
-{
+static int mdraid_config_root(const oconfig_item_t *ci) {
         char *dir = NULL;
 
         if (cf_util_get_string(ci, &dir) != 0)
@@ -125,8 +123,7 @@ static int mdraid_config_root(const oconfig_item_t *ci)
         return 0;
 }
 
-static int mdraid_config(oconfig_item_t *ci)
-{
+static int mdraid_config(oconfig_item_t *ci) {
         int r;
 
         for (int i = 0; i < ci->children_num; i++) {
@@ -139,8 +136,7 @@ static int mdraid_config(oconfig_item_t *ci)
                 else if (strcasecmp(child->key, "RootDir") == 0)
                         r = mdraid_config_root(child);
                 else {
-                        ERROR("mdraid: unknown option \"%s\" (known: Array, IgnoreSelected, RootDir)",
-                              child->key);
+                        ERROR("mdraid: unknown option \"%s\" (known: Array, IgnoreSelected, RootDir)", child->key);
                         r = -1;
                 }
                 if (r != 0)
@@ -151,16 +147,14 @@ static int mdraid_config(oconfig_item_t *ci)
 
 /* ---- init ------------------------------------------------------------ */
 
-static int mdraid_init(void)
-{
+static int mdraid_init(void) {
         int r;
 
         if (mdraid_root.fd >= 0)
                 return 0;
         r = md_root_open(mdraid_root_dir, &mdraid_root);
         if (r < 0) {
-                ERROR("mdraid: cannot open RootDir \"%s\": %s",
-                      mdraid_root_dir ? mdraid_root_dir : "/", STRERROR(-r));
+                ERROR("mdraid: cannot open RootDir \"%s\": %s", mdraid_root_dir ? mdraid_root_dir : "/", STRERROR(-r));
                 return -1;
         }
         return 0;
@@ -168,9 +162,7 @@ static int mdraid_init(void)
 
 /* ---- read ------------------------------------------------------------ */
 
-static void mdraid_submit(const char *plugin_instance, const char *type,
-                          const char *type_instance, gauge_t value)
-{
+static void mdraid_submit(const char *plugin_instance, const char *type, const char *type_instance, gauge_t value) {
         value_list_t vl = VALUE_LIST_INIT;
 
         vl.values = &(value_t){ .gauge = value };
@@ -183,8 +175,7 @@ static void mdraid_submit(const char *plugin_instance, const char *type,
 }
 
 /* A number in any of the kernel's spellings: "N", "N (system)", "N (local)". */
-static bool mdraid_tval_number(const md_tval *v, uint64_t *ret)
-{
+static bool mdraid_tval_number(const md_tval *v, uint64_t *ret) {
         if (v->kind != MD_V_NUMBER && v->kind != MD_V_SYSTEM && v->kind != MD_V_LOCAL)
                 return false;
         *ret = v->value;
@@ -192,18 +183,15 @@ static bool mdraid_tval_number(const md_tval *v, uint64_t *ret)
 }
 
 /* Speeds are KiB/s in sysfs and procfs; they are dispatched in bytes/s. */
-static void mdraid_report_kib(const char *plugin_instance, const char *type,
-                              const char *type_instance, const md_tval *v)
-{
+static void mdraid_report_kib(const char *plugin_instance, const char *type, const char *type_instance,
+                              const md_tval *v) {
         uint64_t n;
 
         if (mdraid_tval_number(v, &n))
                 mdraid_submit(plugin_instance, type, type_instance, (gauge_t)n * 1024.0);
 }
 
-static void mdraid_report_count(const char *plugin_instance, const char *type_instance,
-                                const md_tval *v)
-{
+static void mdraid_report_count(const char *plugin_instance, const char *type_instance, const md_tval *v) {
         uint64_t n;
 
         if (mdraid_tval_number(v, &n))
@@ -211,14 +199,11 @@ static void mdraid_report_count(const char *plugin_instance, const char *type_in
 }
 
 /* From mdstat's entry @e when there is one, else from the member folders read. */
-static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e)
-{
+static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e) {
         md_disk_counts dc;
 
         if (e)
-                md_mdstat_disk_counts(e, a->raid_disks.kind == MD_V_NUMBER ?
-                                                 (int64_t)a->raid_disks.value : -1,
-                                      &dc);
+                md_mdstat_disk_counts(e, a->raid_disks.kind == MD_V_NUMBER ? (int64_t)a->raid_disks.value : -1, &dc);
         else
                 md_array_disk_counts(a, &dc);
         mdraid_submit(a->name, "md_disks", "active", dc.active);
@@ -233,21 +218,19 @@ static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e)
  * back because another array shares the disks reads "resync" while
  * sync_completed reads "delayed".
  */
-static void mdraid_report_action(const md_array *a)
-{
+static void mdraid_report_action(const md_array *a) {
         static const struct {
                 md_sync_action action;
                 const char *name;
         } actions[] = {
-                { MD_SYNC_RESYNC, "action_resync" }, { MD_SYNC_RECOVER, "action_recover" },
-                { MD_SYNC_CHECK, "action_check" },   { MD_SYNC_REPAIR, "action_repair" },
+                { MD_SYNC_RESYNC, "action_resync" },   { MD_SYNC_RECOVER, "action_recover" },
+                { MD_SYNC_CHECK, "action_check" },     { MD_SYNC_REPAIR, "action_repair" },
                 { MD_SYNC_RESHAPE, "action_reshape" },
         };
 
         if (a->sync_action >= 0)
                 for (size_t i = 0; i < STATIC_ARRAY_SIZE(actions); i++)
-                        mdraid_submit(a->name, "bool", actions[i].name,
-                                      a->sync_action == actions[i].action);
+                        mdraid_submit(a->name, "bool", actions[i].name, a->sync_action == actions[i].action);
 
         if (a->progress.kind == MD_PROGRESS_DELAYED)
                 mdraid_submit(a->name, "bool", "sync_delayed", 1);
@@ -260,8 +243,7 @@ static void mdraid_report_action(const md_array *a)
  * With mdstat read (@e), a checkpoint the kernel left from the previous
  * operation is not reported as this one's progress.
  */
-static void mdraid_report_progress(const md_array *a, const md_mdstat_entry *e)
-{
+static void mdraid_report_progress(const md_array *a, const md_mdstat_entry *e) {
         double percent;
         uint64_t seconds;
         int r;
@@ -273,8 +255,7 @@ static void mdraid_report_progress(const md_array *a, const md_mdstat_entry *e)
                 mdraid_submit(a->name, "duration", "sync_remaining", (gauge_t)seconds);
 }
 
-static void mdraid_report_sync(const md_array *a, const md_mdstat_entry *e)
-{
+static void mdraid_report_sync(const md_array *a, const md_mdstat_entry *e) {
         mdraid_report_progress(a, e);
         mdraid_report_kib(a->name, "bytes", "sync_speed", &a->sync_speed);
         mdraid_report_kib(a->name, "bytes", "sync_speed_min", &a->tunables[MD_T_SYNC_SPEED_MIN]);
@@ -283,14 +264,12 @@ static void mdraid_report_sync(const md_array *a, const md_mdstat_entry *e)
         mdraid_report_count(a->name, "mismatch_cnt", &a->mismatch_cnt);
         /* raid4/5/6 only: other levels have no such file, so the value is absent. */
         mdraid_report_count(a->name, "stripe_cache_size", &a->tunables[MD_T_STRIPE_CACHE_SIZE]);
-        mdraid_report_count(a->name, "stripe_cache_active",
-                            &a->tunables[MD_T_STRIPE_CACHE_ACTIVE]);
+        mdraid_report_count(a->name, "stripe_cache_active", &a->tunables[MD_T_STRIPE_CACHE_ACTIVE]);
         mdraid_report_kib(a->name, "bytes", "read_ahead", &a->tunables[MD_T_READ_AHEAD_KB]);
 }
 
 /* An inactive array has members but no personality: nothing syncs. */
-static bool mdraid_array_running(const md_array *a)
-{
+static bool mdraid_array_running(const md_array *a) {
         return a->state != MD_ARRAY_INACTIVE && a->state != MD_ARRAY_CLEAR;
 }
 
@@ -300,8 +279,7 @@ static bool mdraid_array_running(const md_array *a)
  * members: zero of each. A running one missing from it was assembled after
  * mdstat was read; it is reported from the next read on.
  */
-static void mdraid_report_array(const md_array *a)
-{
+static void mdraid_report_array(const md_array *a) {
         static const md_mdstat_entry no_members;
         const md_mdstat_entry *e = NULL;
 
@@ -318,8 +296,7 @@ static void mdraid_report_array(const md_array *a)
 }
 
 /* Logs an unreadable global limit once, and once more when it reads well again. */
-static bool mdraid_report_global(md_tunable t, const md_tval *v, bool *warned)
-{
+static bool mdraid_report_global(md_tunable t, const md_tval *v, bool *warned) {
         const md_tunable_info *info = md_tunable_get(t);
         uint64_t n;
 
@@ -339,8 +316,7 @@ static bool mdraid_report_global(md_tunable t, const md_tval *v, bool *warned)
 }
 
 /* Returns false when neither global limit was dispatched. */
-static bool mdraid_report_globals(void)
-{
+static bool mdraid_report_globals(void) {
         md_globals g;
         bool min_ok, max_ok;
         int r;
@@ -350,15 +326,12 @@ static bool mdraid_report_globals(void)
                 g.speed_limit_min = (md_tval){ .kind = MD_V_UNKNOWN };
                 g.speed_limit_max = g.speed_limit_min;
         }
-        min_ok = mdraid_report_global(MD_T_SPEED_LIMIT_MIN, &g.speed_limit_min,
-                                      &mdraid_globals_warned[0]);
-        max_ok = mdraid_report_global(MD_T_SPEED_LIMIT_MAX, &g.speed_limit_max,
-                                      &mdraid_globals_warned[1]);
+        min_ok = mdraid_report_global(MD_T_SPEED_LIMIT_MIN, &g.speed_limit_min, &mdraid_globals_warned[0]);
+        max_ok = mdraid_report_global(MD_T_SPEED_LIMIT_MAX, &g.speed_limit_max, &mdraid_globals_warned[1]);
         return min_ok || max_ok;
 }
 
-static const char *mdraid_attr_file(unsigned bit)
-{
+static const char *mdraid_attr_file(unsigned bit) {
         const md_tunable_info *t;
 
         if (bit < MD_ATTR_TUNABLES)
@@ -368,23 +341,21 @@ static const char *mdraid_attr_file(unsigned bit)
 }
 
 /* Logs each unreadable attribute once, and once more when it reads well again. */
-static void mdraid_warn_bad(const md_array *a, mdraid_seen *s)
-{
+static void mdraid_warn_bad(const md_array *a, mdraid_seen *s) {
         uint64_t fresh = a->bad & ~s->warned;
         uint64_t healed = s->warned & ~a->bad;
 
         for (unsigned bit = 0; bit < _MD_ATTR_MAX; bit++) {
                 if (fresh & (UINT64_C(1) << bit))
-                        WARNING("mdraid: %s: cannot read or parse %s; not reporting it",
-                                a->name, mdraid_attr_file(bit));
+                        WARNING("mdraid: %s: cannot read or parse %s; not reporting it", a->name,
+                                mdraid_attr_file(bit));
                 if (healed & (UINT64_C(1) << bit))
                         NOTICE("mdraid: %s: %s is readable again", a->name, mdraid_attr_file(bit));
         }
         s->warned = a->bad;
 }
 
-static int mdraid_seen_reserve(size_t n)
-{
+static int mdraid_seen_reserve(size_t n) {
         mdraid_seen *now, *prev;
 
         if (n <= mdraid_seen_cap)
@@ -405,8 +376,7 @@ static int mdraid_seen_reserve(size_t n)
  * Carries each array's warnings over from the last read and logs arrays that
  * appeared or went away. Both lists are sorted by name, so one merge pass.
  */
-static void mdraid_track_arrays(void)
-{
+static void mdraid_track_arrays(void) {
         size_t p = 0;
 
         for (unsigned i = 0; i < mdraid_set.n; i++) {
@@ -430,8 +400,7 @@ static void mdraid_track_arrays(void)
 }
 
 /* Collectd's selection semantics: the listed arrays, or all but them. */
-static void mdraid_select_arrays(void)
-{
+static void mdraid_select_arrays(void) {
         bool listed_value = !mdraid_ignore_selected;
 
         for (size_t i = 0; i < mdraid_seen_now_n; i++)
@@ -444,8 +413,7 @@ static void mdraid_select_arrays(void)
         }
 }
 
-static void mdraid_seen_swap(void)
-{
+static void mdraid_seen_swap(void) {
         mdraid_seen *t = mdraid_seen_prev;
 
         mdraid_seen_prev = mdraid_seen_now;
@@ -459,14 +427,12 @@ static void mdraid_seen_swap(void)
  * without proc/) is not a problem: sysfs has the members too. Any other
  * failure is logged once, and once more when it reads well again.
  */
-static void mdraid_read_mdstat(void)
-{
+static void mdraid_read_mdstat(void) {
         int r = md_read_mdstat(&mdraid_root, &mdraid_mdstat);
 
         mdraid_mdstat_ok = r >= 0;
         if (r < 0 && r != -ENOENT && r != mdraid_mdstat_warned) {
-                WARNING("mdraid: cannot read or parse proc/mdstat: %s; reading members from sysfs",
-                        STRERROR(-r));
+                WARNING("mdraid: cannot read or parse proc/mdstat: %s; reading members from sysfs", STRERROR(-r));
                 mdraid_mdstat_warned = r;
         } else if (r >= 0 && mdraid_mdstat_warned) {
                 NOTICE("mdraid: proc/mdstat is readable again");
@@ -479,16 +445,12 @@ static void mdraid_read_mdstat(void)
  * one: each file is a read per array per interval, so no more are asked for.
  * The member folders only when mdstat could not be read.
  */
-static uint64_t mdraid_attrs(void)
-{
+static uint64_t mdraid_attrs(void) {
         uint64_t attrs = MD_ATTR_BIT(MD_ATTR_RAID_DISKS) | MD_ATTR_BIT(MD_ATTR_SYNC_ACTION) |
                          MD_ATTR_BIT(MD_ATTR_SYNC_COMPLETED) | MD_ATTR_BIT(MD_ATTR_SYNC_SPEED) |
-                         MD_ATTR_BIT(MD_ATTR_MISMATCH_CNT) |
-                         MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MIN) |
-                         MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MAX) |
-                         MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_SIZE) |
-                         MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_ACTIVE) |
-                         MD_ATTR_TUNABLE_BIT(MD_T_READ_AHEAD_KB);
+                         MD_ATTR_BIT(MD_ATTR_MISMATCH_CNT) | MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MIN) |
+                         MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MAX) | MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_SIZE) |
+                         MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_ACTIVE) | MD_ATTR_TUNABLE_BIT(MD_T_READ_AHEAD_KB);
 
         if (mdraid_selection_n > 0)
                 attrs |= MD_ATTR_BIT(MD_ATTR_UUID);
@@ -497,8 +459,7 @@ static uint64_t mdraid_attrs(void)
         return attrs;
 }
 
-static int mdraid_read_list(void)
-{
+static int mdraid_read_list(void) {
         int r;
 
         r = md_read_arrays_of(&mdraid_root, &mdraid_set, mdraid_attrs());
@@ -516,8 +477,7 @@ static int mdraid_read_list(void)
         return 0;
 }
 
-static int mdraid_read(void)
-{
+static int mdraid_read(void) {
         bool globals_ok;
         int r;
 
@@ -542,8 +502,7 @@ static int mdraid_read(void)
 
 /* ---- shutdown -------------------------------------------------------- */
 
-static int mdraid_shutdown(void)
-{
+static int mdraid_shutdown(void) {
         md_array_set_free(&mdraid_set);
         md_mdstat_free(&mdraid_mdstat);
         mdraid_mdstat_ok = false;
@@ -567,8 +526,7 @@ static int mdraid_shutdown(void)
         return 0;
 }
 
-void module_register(void)
-{
+void module_register(void) {
         plugin_register_complex_config(MDRAID_PLUGIN, mdraid_config);
         plugin_register_init(MDRAID_PLUGIN, mdraid_init);
         plugin_register_read(MDRAID_PLUGIN, mdraid_read);

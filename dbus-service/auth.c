@@ -38,7 +38,7 @@ typedef enum auth_state {
 typedef struct auth_request {
         struct auth_request *next;
         context *c;
-        DBusMessage *msg;         /* small: dispatch refuses big calls before asking */
+        DBusMessage *msg; /* small: dispatch refuses big calls before asking */
         const char *action;
         auth_details details;
         auth_state state;
@@ -96,8 +96,8 @@ static void request_decide(auth_request *req, int result) {
         req->state = AUTH_DONE;
         req->result = result;
         if (result == -EUSERS)
-                log_notice("refused %s to uid %u (%s): too many of its questions are waiting for polkit",
-                           req->action, req->who.uid, req->who.bus_name);
+                log_notice("refused %s to uid %u (%s): too many of its questions are waiting for polkit", req->action,
+                           req->who.uid, req->who.bus_name);
         else if (result < 0 && req->who_known)
                 log_notice("denied %s on %s to uid %u (%s)", req->action, req->details.array, req->who.uid,
                            req->who.bus_name);
@@ -222,8 +222,7 @@ static int polkit_ask(auth_request *req) {
         dbus_message_iter_init_append(m, &it);
         ok = append_subject(&it, req->who.bus_name) &&
              dbus_message_iter_append_basic(&it, DBUS_TYPE_STRING, &req->action) &&
-             append_details(&it, &req->details) &&
-             dbus_message_iter_append_basic(&it, DBUS_TYPE_UINT32, &flags) &&
+             append_details(&it, &req->details) && dbus_message_iter_append_basic(&it, DBUS_TYPE_UINT32, &flags) &&
              dbus_message_iter_append_basic(&it, DBUS_TYPE_STRING, &cancel) &&
              dbus_connection_send_with_reply(req->c->bus, m, &pending,
                                              interactive ? AUTH_INTERACTIVE_TIMEOUT_MS : AUTH_TIMEOUT_MS) &&
@@ -281,8 +280,7 @@ static void credentials_done(DBusPendingCall *pending, void *data) {
                 request_decide(req, 1);
                 return;
         }
-        if (count_asking(req->c, &req->who.uid) >= AUTH_MAX_PER_UID ||
-            count_asking(req->c, NULL) >= AUTH_MAX_POLKIT) {
+        if (count_asking(req->c, &req->who.uid) >= AUTH_MAX_PER_UID || count_asking(req->c, NULL) >= AUTH_MAX_POLKIT) {
                 request_decide(req, -EUSERS);
                 return;
         }
@@ -315,8 +313,7 @@ static int credentials_ask(auth_request *req) {
         return 0;
 }
 
-int auth_check(context *c, DBusMessage *m, const char *action, const auth_details *details,
-               caller *ret_caller) {
+int auth_check(context *c, DBusMessage *m, const char *action, const auth_details *details, caller *ret_caller) {
         const char *sender = dbus_message_get_sender(m);
         auth_request *req;
         int r;
@@ -342,8 +339,9 @@ int auth_check(context *c, DBusMessage *m, const char *action, const auth_detail
         req = calloc(1, sizeof(*req));
         if (!req)
                 return -ENOMEM;
-        *req = (auth_request){ .c = c, .msg = dbus_message_ref(m), .action = action, .details = *details,
-                               .state = AUTH_CREDENTIALS };
+        *req = (auth_request){
+                .c = c, .msg = dbus_message_ref(m), .action = action, .details = *details, .state = AUTH_CREDENTIALS
+        };
         snprintf(req->who.bus_name, sizeof(req->who.bus_name), "%s", sender);
         r = credentials_ask(req);
         if (r < 0) {
@@ -381,8 +379,8 @@ static DBusHandlerResult on_name_owner_changed(DBusConnection *bus, DBusMessage 
         (void)bus;
         if (!dbus_message_is_signal(m, DBUS_INTERFACE_DBUS, "NameOwnerChanged") ||
             !dbus_message_has_sender(m, DBUS_SERVICE_DBUS) ||
-            !dbus_message_get_args(m, NULL, DBUS_TYPE_STRING, &name, DBUS_TYPE_STRING, &old_owner,
-                                   DBUS_TYPE_STRING, &new_owner, DBUS_TYPE_INVALID))
+            !dbus_message_get_args(m, NULL, DBUS_TYPE_STRING, &name, DBUS_TYPE_STRING, &old_owner, DBUS_TYPE_STRING,
+                                   &new_owner, DBUS_TYPE_INVALID))
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
         /* A unique name never gets a new owner: an empty one means the connection is gone. */
         if (name[0] == ':' && !new_owner[0])
@@ -413,5 +411,3 @@ void auth_free_all(context *c) {
                 request_free(req);
         }
 }
-
-

@@ -43,8 +43,7 @@ void auth_set_redispatch(auth_redispatch_fn fn);
  * not be asked. -EUSERS: this connection, this uid or all callers together
  * already have too many questions out.
  */
-int auth_check(context *c, DBusMessage *m, const char *action, const auth_details *details,
-               caller *ret_caller);
+int auth_check(context *c, DBusMessage *m, const char *action, const auth_details *details, caller *ret_caller);
 
 /* Watches callers leave the bus, so that their questions are withdrawn. */
 int auth_attach(context *c);

@@ -47,17 +47,17 @@ static inline void json_object_putp(json_object **o) {
 #define _cleanup_json_ _cleanup_(json_object_putp)
 
 /* The value of @p, which is then NULL: the caller owns it now. */
-#define TAKE_PTR(p)                                    \
-        ({                                             \
-                __typeof__(p) _taken = (p);            \
-                (p) = NULL;                            \
-                _taken;                                \
+#define TAKE_PTR(p)                                                                                                    \
+        ({                                                                                                             \
+                __typeof__(p) _taken = (p);                                                                            \
+                (p) = NULL;                                                                                            \
+                _taken;                                                                                                \
         })
 
 /* The descriptor @fd, which is then -1. */
-#define TAKE_FD(fd)                                    \
-        ({                                             \
-                int _taken = (fd);                     \
-                (fd) = -1;                             \
-                _taken;                                \
+#define TAKE_FD(fd)                                                                                                    \
+        ({                                                                                                             \
+                int _taken = (fd);                                                                                     \
+                (fd) = -1;                                                                                             \
+                _taken;                                                                                                \
         })

@@ -67,8 +67,8 @@ static int config_line(char *line, unsigned lineno, config *c, char *errbuf, siz
                 if (r == 0 && (v < k->min || v > k->max))
                         r = -ERANGE;
                 if (r < 0) {
-                        snprintf(errbuf, errlen, "line %u: %s must be a number from %llu to %llu", lineno,
-                                 key, (unsigned long long)k->min, (unsigned long long)k->max);
+                        snprintf(errbuf, errlen, "line %u: %s must be a number from %llu to %llu", lineno, key,
+                                 (unsigned long long)k->min, (unsigned long long)k->max);
                         return r;
                 }
                 if (k->is_uint)

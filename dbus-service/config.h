@@ -20,8 +20,10 @@ typedef struct config {
         uint64_t reshape_stuck_ms; /* a reshape held at sync_max with nothing driving it this long is stuck */
 } config;
 
-#define CONFIG_DEFAULT                                                                             \
-        ((config){ .profiles = PROFILE_SETTINGS_DEFAULT, .poll_active_ms = 1000, .poll_idle_ms = 5000, \
+#define CONFIG_DEFAULT                                                                                                 \
+        ((config){ .profiles = PROFILE_SETTINGS_DEFAULT,                                                               \
+                   .poll_active_ms = 1000,                                                                             \
+                   .poll_idle_ms = 5000,                                                                               \
                    .reshape_stuck_ms = 60000 })
 
 /* Parses @text over @c's current values. -EINVAL/-ERANGE name the line in @errbuf. */

@@ -70,9 +70,9 @@ typedef struct context {
         DBusConnection *bus;
         loop loop;
 
-        md_array_set arrays;   /* the last successful read */
+        md_array_set arrays; /* the last successful read */
         md_globals globals;
-        uint64_t mem_total;    /* bytes; 0 when <root>/proc/meminfo is missing */
+        uint64_t mem_total; /* bytes; 0 when <root>/proc/meminfo is missing */
 
         journal journal;
         /* Why the journal on disk is behind the one in memory, "" when it is not; retried on every poll. */
@@ -86,4 +86,3 @@ typedef struct context {
 
         struct auth_request *auths;
 } context;
-

@@ -60,8 +60,7 @@ static size_t args_bytes(DBusMessageIter *it, size_t budget, unsigned *options) 
                                 (*options)++;
                         dbus_message_iter_recurse(it, &sub);
                         n += 8 + args_bytes(&sub, budget - n, options);
-                } else if (type == DBUS_TYPE_STRING || type == DBUS_TYPE_OBJECT_PATH ||
-                           type == DBUS_TYPE_SIGNATURE) {
+                } else if (type == DBUS_TYPE_STRING || type == DBUS_TYPE_OBJECT_PATH || type == DBUS_TYPE_SIGNATURE) {
                         const char *v;
 
                         dbus_message_iter_get_basic(it, &v);
@@ -147,29 +146,33 @@ void dispatch_message(context *c, DBusMessage *m) {
         }
         mt = interface_find_method(k.kind, iface, member);
         if (!mt) {
-                send_reply(c, m, errors_reply_bus(m, DBUS_ERROR_UNKNOWN_METHOD, "%s has no method %s.%s.", k.path,
-                                                  iface ?: "", member));
+                send_reply(c, m,
+                           errors_reply_bus(m, DBUS_ERROR_UNKNOWN_METHOD, "%s has no method %s.%s.", k.path,
+                                            iface ?: "", member));
                 return;
         }
         if (interface_signature(mt, signature, sizeof(signature)) < 0)
                 return;
         if (!dbus_message_has_signature(m, signature)) {
                 if (interface_is_own(mt->interface))
-                        send_reply(c, m, errors_reply(m, -EINVAL, "%s takes arguments '%s', not '%s'.", member,
-                                                      signature, dbus_message_get_signature(m)));
+                        send_reply(c, m,
+                                   errors_reply(m, -EINVAL, "%s takes arguments '%s', not '%s'.", member, signature,
+                                                dbus_message_get_signature(m)));
                 else
-                        send_reply(c, m, errors_reply_bus(m, DBUS_ERROR_INVALID_ARGS,
-                                                          "%s takes arguments '%s', not '%s'.", member, signature,
-                                                          dbus_message_get_signature(m)));
+                        send_reply(c, m,
+                                   errors_reply_bus(m, DBUS_ERROR_INVALID_ARGS, "%s takes arguments '%s', not '%s'.",
+                                                    member, signature, dbus_message_get_signature(m)));
                 return;
         }
         if (mt->action) {
                 auth_details details;
 
                 if (call_too_big(m)) {
-                        send_reply(c, m, errors_reply(m, -EINVAL, "%s takes an array name, a profile and at most "
-                                                      "%u options, in at most %u bytes; this call is larger.",
-                                                      member, CALL_MAX_OPTIONS, CALL_MAX_BYTES));
+                        send_reply(c, m,
+                                   errors_reply(m, -EINVAL,
+                                                "%s takes an array name, a profile and at most "
+                                                "%u options, in at most %u bytes; this call is larger.",
+                                                member, CALL_MAX_OPTIONS, CALL_MAX_BYTES));
                         return;
                 }
                 details_for(c, &k, mt, &details);
@@ -177,14 +180,17 @@ void dispatch_message(context *c, DBusMessage *m) {
                 if (r == 0)
                         return; /* resumed by the answer */
                 if (r == -EUSERS) {
-                        send_reply(c, m, errors_reply(m, r, "Too many of your calls are waiting for "
-                                                      "authorisation; wait for their answers."));
+                        send_reply(c, m,
+                                   errors_reply(m, r,
+                                                "Too many of your calls are waiting for "
+                                                "authorisation; wait for their answers."));
                         return;
                 }
                 if (r < 0) {
-                        send_reply(c, m, errors_reply(m, -EACCES, "You are not allowed to %s md arrays (polkit action %s).",
-                                                      strcmp(mt->action, ACTION_BOOST) == 0 ? "boost" : "restore",
-                                                      mt->action));
+                        send_reply(c, m,
+                                   errors_reply(m, -EACCES, "You are not allowed to %s md arrays (polkit action %s).",
+                                                strcmp(mt->action, ACTION_BOOST) == 0 ? "boost" : "restore",
+                                                mt->action));
                         return;
                 }
                 k.who = &who;

@@ -14,7 +14,7 @@
 #include "context.h"
 
 typedef enum target {
-        TARGET_NODE,    /* a parent path: only introspection */
+        TARGET_NODE, /* a parent path: only introspection */
         TARGET_MANAGER,
         TARGET_ARRAY,
         _TARGET_MAX,

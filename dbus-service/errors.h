@@ -34,8 +34,7 @@ const char *errors_hint(int err);
 DBusMessage *errors_reply_text(DBusMessage *call, int err, const char *text);
 
 /* An error reply to @call named after @err, with the formatted message plus the hint. */
-DBusMessage *errors_reply(DBusMessage *call, int err, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+DBusMessage *errors_reply(DBusMessage *call, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * An error reply with one of D-Bus's own names (DBUS_ERROR_UNKNOWN_METHOD,

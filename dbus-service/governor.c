@@ -6,11 +6,8 @@
 #include "journal.h"
 
 static const char *const state_words[_GOVERNOR_STATE_MAX] = {
-        [GOVERNOR_OFF] = "",
-        [GOVERNOR_FITTING] = "pending",
-        [GOVERNOR_FREE] = "free",
-        [GOVERNOR_HELD] = "held",
-        [GOVERNOR_DONE] = "done",
+        [GOVERNOR_OFF] = "",      [GOVERNOR_FITTING] = "pending", [GOVERNOR_FREE] = "free",
+        [GOVERNOR_HELD] = "held", [GOVERNOR_DONE] = "done",
 };
 
 const char *governor_state_to_string(governor_state s) {
@@ -146,8 +143,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 bool first = clock->io_usec == 0;
 
                 if (!first && now > clock->io_usec && a->io_sectors.value >= clock->io_sectors &&
-                    (a->io_sectors.value - clock->io_sectors) / 2 * 1000000 / (now - clock->io_usec) >=
-                            USERS_BUSY_KIBS)
+                    (a->io_sectors.value - clock->io_sectors) / 2 * 1000000 / (now - clock->io_usec) >= USERS_BUSY_KIBS)
                         clock->users_usec = now;
                 clock->io_sectors = a->io_sectors.value;
                 clock->io_usec = now;

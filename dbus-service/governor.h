@@ -68,10 +68,10 @@ typedef enum governor_action {
 
 typedef struct governor_decision {
         governor_action action;
-        governor_state next;  /* the state once the write (if any) is made */
-        md_tval value;        /* FIT, HOLD, LIFT: the value to write */
-        md_tval replaced;     /* FIT, HOLD, LIFT: the boost's value it replaces (journal "earlier") */
-        uint64_t speed;       /* FIT, KEEP: md's sync_speed it was read from, KiB/s */
+        governor_state next;   /* the state once the write (if any) is made */
+        md_tval value;         /* FIT, HOLD, LIFT: the value to write */
+        md_tval replaced;      /* FIT, HOLD, LIFT: the boost's value it replaces (journal "earlier") */
+        uint64_t speed;        /* FIT, KEEP: md's sync_speed it was read from, KiB/s */
         bool changed_by_admin; /* KEEP: sync_speed_min is no longer what the boost wrote */
 } governor_decision;
 
@@ -89,8 +89,8 @@ governor_state governor_on_boost(const profile_settings *s, governor_state old, 
  * array as just read, @now CLOCK_MONOTONIC microseconds. Updates @clock and
  * says what to do. A frozen array waits.
  */
-void governor_step(const profile_settings *s, const md_array *a, const struct journal_entry *e,
-                   governor_clock *clock, uint64_t now, governor_decision *ret);
+void governor_step(const profile_settings *s, const md_array *a, const struct journal_entry *e, governor_clock *clock,
+                   uint64_t now, governor_decision *ret);
 
 /*
  * The floor a `fast` boost settles on once the rebuild has run under it:

@@ -22,20 +22,20 @@ static const method methods[] = {
         { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "GetAll", ARGS({ "interface_name", "s" }),
           ARGS({ "props", "a{sv}" }), method_properties_get_all, NULL, ARG_NONE, ARG_NONE },
         { T_MANAGER | T_ARRAY, DBUS_INTERFACE_PROPERTIES, "Set",
-          ARGS({ "interface_name", "s" }, { "property_name", "s" }, { "value", "v" }), NO_ARGS,
-          method_properties_set, NULL, ARG_NONE, ARG_NONE },
-        { T_MANAGER, DBUS_INTERFACE_OBJECT_MANAGER, "GetManagedObjects", NO_ARGS,
-          ARGS({ "objects", "a{oa{sa{sv}}}" }), method_get_managed_objects, NULL, ARG_NONE, ARG_NONE },
+          ARGS({ "interface_name", "s" }, { "property_name", "s" }, { "value", "v" }), NO_ARGS, method_properties_set,
+          NULL, ARG_NONE, ARG_NONE },
+        { T_MANAGER, DBUS_INTERFACE_OBJECT_MANAGER, "GetManagedObjects", NO_ARGS, ARGS({ "objects", "a{oa{sa{sv}}}" }),
+          method_get_managed_objects, NULL, ARG_NONE, ARG_NONE },
 
         { T_MANAGER, MANAGER_IFACE, "Boost", ARGS({ "array", "s" }, { "profile", "s" }, { "options", "a{sv}" }),
-          ARGS({ "array_path", "o" }, { "changes", "a(sss)" }, { "held", "a(ss)" }), method_manager_boost,
-          ACTION_BOOST, 0, 1 },
+          ARGS({ "array_path", "o" }, { "changes", "a(sss)" }, { "held", "a(ss)" }), method_manager_boost, ACTION_BOOST,
+          0, 1 },
         { T_MANAGER, MANAGER_IFACE, "Restore", ARGS({ "array", "s" }, { "options", "a{sv}" }),
           ARGS({ "changes", "a(sss)" }), method_manager_restore, ACTION_RESTORE, 0, ARG_NONE },
         { T_MANAGER, MANAGER_IFACE, "RestoreAll", ARGS({ "options", "a{sv}" }), ARGS({ "arrays", "as" }),
           method_restore_all, ACTION_RESTORE, ARG_ALL, ARG_NONE },
-        { T_MANAGER, MANAGER_IFACE, "GetProfiles", NO_ARGS, ARGS({ "profiles", "a(ssa{ss})" }),
-          method_get_profiles, NULL, ARG_NONE, ARG_NONE },
+        { T_MANAGER, MANAGER_IFACE, "GetProfiles", NO_ARGS, ARGS({ "profiles", "a(ssa{ss})" }), method_get_profiles,
+          NULL, ARG_NONE, ARG_NONE },
 
         { T_ARRAY, ARRAY_IFACE, "Boost", ARGS({ "profile", "s" }, { "options", "a{sv}" }),
           ARGS({ "changes", "a(sss)" }, { "held", "a(ss)" }), method_array_boost, ACTION_BOOST, ARG_OBJECT, 0 },
@@ -64,12 +64,8 @@ static const struct {
         const char *name;
         int props; /* obj_kind, or -1 */
 } interfaces[] = {
-        { DBUS_INTERFACE_PEER, -1 },
-        { DBUS_INTERFACE_INTROSPECTABLE, -1 },
-        { DBUS_INTERFACE_PROPERTIES, -1 },
-        { DBUS_INTERFACE_OBJECT_MANAGER, -1 },
-        { MANAGER_IFACE, OBJ_MANAGER },
-        { ARRAY_IFACE, OBJ_ARRAY },
+        { DBUS_INTERFACE_PEER, -1 },           { DBUS_INTERFACE_INTROSPECTABLE, -1 }, { DBUS_INTERFACE_PROPERTIES, -1 },
+        { DBUS_INTERFACE_OBJECT_MANAGER, -1 }, { MANAGER_IFACE, OBJ_MANAGER },        { ARRAY_IFACE, OBJ_ARRAY },
 };
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
@@ -138,7 +134,8 @@ static void write_props(FILE *f, obj_kind kind) {
                 /* The default, "true", is what every other property does: PropertiesChanged carries it. */
                 if (t[i].change == PROP_CONST)
                         fputs("><annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" "
-                              "value=\"const\"/></property>\n", f);
+                              "value=\"const\"/></property>\n",
+                              f);
                 else
                         fputs("/>\n", f);
         }

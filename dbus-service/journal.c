@@ -176,8 +176,7 @@ static int parse_object(json_object *root, journal *j, journal_load_report *repo
         if (!json_object_object_get_ex(root, "clean", &v) || !json_object_is_type(v, json_type_boolean))
                 return -EINVAL;
         j->clean = json_object_get_boolean(v);
-        if (!json_object_object_get_ex(root, "boosts", &boosts) ||
-            !json_object_is_type(boosts, json_type_object))
+        if (!json_object_object_get_ex(root, "boosts", &boosts) || !json_object_is_type(boosts, json_type_object))
                 return -EINVAL;
         json_object_object_foreach(boosts, uuid, entry) {
                 char why[sizeof(((journal_reject *)0)->why)] = "";
@@ -412,8 +411,7 @@ int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
                 return r;
         if (r < 0) {
                 rep = (journal_load_report){ .corrupt = true };
-                r = take_free_name(dir_fd, JOURNAL_FILE ".corrupt", rep.aside, sizeof(rep.aside), take_by_rename,
-                                   NULL);
+                r = take_free_name(dir_fd, JOURNAL_FILE ".corrupt", rep.aside, sizeof(rep.aside), take_by_rename, NULL);
                 if (r < 0)
                         return r;
                 *ret = (journal){ .clean = true };

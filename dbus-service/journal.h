@@ -69,10 +69,10 @@ typedef struct journal_reject {
 
 /* What journal_load() found besides the good entries. */
 typedef struct journal_load_report {
-        bool corrupt;    /* the file was no journal at all; every entry is in @aside */
+        bool corrupt;        /* the file was no journal at all; every entry is in @aside */
         unsigned n_rejected; /* entries set aside; the first JOURNAL_REJECT_MAX are in @rejected */
         journal_reject rejected[JOURNAL_REJECT_MAX];
-        char aside[64];  /* the copy that keeps the file's bytes, "" when none was needed */
+        char aside[64]; /* the copy that keeps the file's bytes, "" when none was needed */
 } journal_load_report;
 
 /*

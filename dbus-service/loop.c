@@ -190,8 +190,7 @@ static void handle_signal(loop *l) {
         struct signalfd_siginfo si;
 
         while (read(l->signal_fd, &si, sizeof(si)) == sizeof(si)) {
-                log_info("received signal %u, stopping (boosts stay in place, the journal keeps them)",
-                         si.ssi_signo);
+                log_info("received signal %u, stopping (boosts stay in place, the journal keeps them)", si.ssi_signo);
                 l->quit = true;
         }
 }

@@ -40,7 +40,13 @@ static void help(void) {
 
 /* 1: run, 0: exit successfully (help, version), -EINVAL: bad usage. */
 static int parse_args(int argc, char *argv[], args *ret) {
-        enum { ARG_ROOT = 0x100, ARG_STATE, ARG_CONFIG, ARG_LOG_STDERR, ARG_VERSION };
+        enum {
+                ARG_ROOT = 0x100,
+                ARG_STATE,
+                ARG_CONFIG,
+                ARG_LOG_STDERR,
+                ARG_VERSION
+        };
         static const struct option options[] = {
                 { "root", required_argument, NULL, ARG_ROOT },
                 { "state-dir", required_argument, NULL, ARG_STATE },
@@ -95,7 +101,10 @@ static int context_open(context *c, const args *a) {
         char errbuf[256];
         int r;
 
-        *c = (context){ .root = MD_ROOT_NULL, .state_fd = -1, .cfg = CONFIG_DEFAULT, .root_path = a->root,
+        *c = (context){ .root = MD_ROOT_NULL,
+                        .state_fd = -1,
+                        .cfg = CONFIG_DEFAULT,
+                        .root_path = a->root,
                         .state_dir = a->state_dir };
         r = config_load(a->config, a->config_required, &c->cfg, errbuf, sizeof(errbuf));
         if (r < 0) {
@@ -110,7 +119,8 @@ static int context_open(context *c, const args *a) {
         r = journal_open_dir(a->state_dir, &c->state_fd);
         if (r == -ELOOP || r == -EPERM) {
                 log_error("refusing the state directory %s: it must be a folder, not a symlink, owned by the "
-                          "service's user and writable by nobody else", a->state_dir);
+                          "service's user and writable by nobody else",
+                          a->state_dir);
                 return r;
         }
         if (r < 0) {
@@ -135,9 +145,10 @@ static int context_open(context *c, const args *a) {
                             report.n_rejected - JOURNAL_REJECT_MAX);
         if (report.n_rejected > 0)
                 log_warning("%s/%s: %u entr%s set aside, the file as it was is kept as %s/%s; the other %u "
-                            "boost%s are followed as usual", a->state_dir, JOURNAL_FILE, report.n_rejected,
-                            report.n_rejected == 1 ? "y was" : "ies were", a->state_dir, report.aside,
-                            c->journal.n, c->journal.n == 1 ? "" : "s");
+                            "boost%s are followed as usual",
+                            a->state_dir, JOURNAL_FILE, report.n_rejected,
+                            report.n_rejected == 1 ? "y was" : "ies were", a->state_dir, report.aside, c->journal.n,
+                            c->journal.n == 1 ? "" : "s");
         return loop_init(&c->loop);
 }
 
@@ -171,7 +182,8 @@ static int bus_take_name(context *c) {
                 return 0;
         if (dbus_error_is_set(&err)) {
                 log_error("cannot own %s: %s (is the bus policy org.mdboost.MdBoost1.conf installed, and are "
-                          "we root?)", BUS_NAME, err.message);
+                          "we root?)",
+                          BUS_NAME, err.message);
                 dbus_error_free(&err);
         } else
                 log_error("cannot own %s: another mdboostd already runs", BUS_NAME);

@@ -94,8 +94,7 @@ static DBusMessage *reply_failure(call *k, int r, const op_result *res) {
         return errors_reply(k->m, r, "%s", res->message);
 }
 
-static DBusMessage *do_boost(call *k, const char *spec, const char *profile_name, DBusMessageIter *opts,
-                             bool manager) {
+static DBusMessage *do_boost(call *k, const char *spec, const char *profile_name, DBusMessageIter *opts, bool manager) {
         char errbuf[512];
         boost_options o;
         op_result res = {};
@@ -189,7 +188,7 @@ static DBusMessage *reply_names(call *k, char (*names)[MD_NAME_MAX + 1], unsigne
 
 /* Restores every boost; conflicts and failures are reported after all were tried. */
 DBusMessage *method_restore_all(call *k) {
-        _cleanup_free_ char (*names)[MD_NAME_MAX + 1] = NULL;
+        _cleanup_free_ char(*names)[MD_NAME_MAX + 1] = NULL;
         char errbuf[512];
         op_result failed = {};
         int first_err = 0, r;

@@ -182,8 +182,8 @@ static bool follow_missing(context *c, journal_entry *e, boost_watch *w) {
                 return false;
         if (same)
                 log_notice("array %s (uuid %s) is gone: %s now holds another array (uuid %s); dropping its boost "
-                           "without writing anything", e->array, e->uuid, same->name,
-                           same->uuid[0] ? same->uuid : "none");
+                           "without writing anything",
+                           e->array, e->uuid, same->name, same->uuid[0] ? same->uuid : "none");
         else
                 log_notice("array %s (uuid %s) is gone; dropping its boost without writing anything", e->array,
                            e->uuid);
@@ -239,7 +239,7 @@ static bool follow_boost(context *c, const char *uuid) {
 }
 
 static void follow_boosts(context *c) {
-        _cleanup_free_ char (*uuids)[37] = NULL;
+        _cleanup_free_ char(*uuids)[37] = NULL;
         unsigned n = c->journal.n;
         bool dirty = false;
 
@@ -291,7 +291,7 @@ int monitor_startup(context *c) {
                 log_warning("could not read the md arrays: %s", strerror(-r));
         if (r == 0 && !c->journal.clean) {
                 unsigned n = c->journal.n;
-                _cleanup_free_ char (*uuids)[37] = calloc(n ? n : 1, sizeof(*uuids));
+                _cleanup_free_ char(*uuids)[37] = calloc(n ? n : 1, sizeof(*uuids));
 
                 if (!uuids)
                         return -ENOMEM;

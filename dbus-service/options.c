@@ -11,8 +11,7 @@ bool options_tunable_settable(md_tunable t) {
                t == MD_T_READ_AHEAD_KB;
 }
 
-static int option_number(DBusMessageIter *variant, const char *key, uint64_t *ret, char *errbuf,
-                         size_t errlen) {
+static int option_number(DBusMessageIter *variant, const char *key, uint64_t *ret, char *errbuf, size_t errlen) {
         int type = dbus_message_iter_get_arg_type(variant);
 
         if (type == DBUS_TYPE_UINT32) {
@@ -27,13 +26,11 @@ static int option_number(DBusMessageIter *variant, const char *key, uint64_t *re
                 *ret = v;
                 return 0;
         }
-        snprintf(errbuf, errlen, "Option '%s' must be a number of type 'u' or 't', not '%c'.", key,
-                 type ? type : '?');
+        snprintf(errbuf, errlen, "Option '%s' must be a number of type 'u' or 't', not '%c'.", key, type ? type : '?');
         return -EINVAL;
 }
 
-static int option_one(DBusMessageIter *entry, boost_options *o, bool seen[], char *errbuf,
-                      size_t errlen) {
+static int option_one(DBusMessageIter *entry, boost_options *o, bool seen[], char *errbuf, size_t errlen) {
         DBusMessageIter variant;
         const char *key;
         md_tunable t;
@@ -78,8 +75,9 @@ static int option_one(DBusMessageIter *entry, boost_options *o, bool seen[], cha
                 return r;
         if (md_tunable_check(t, v) < 0) {
                 const md_tunable_info *info = md_tunable_get(t);
-                snprintf(errbuf, errlen, "Option '%s' = %" PRIu64 " is outside the kernel's range %" PRIu64
-                         "..%" PRIu64 " %s.", key, v, info->min, info->max, info->unit);
+                snprintf(errbuf, errlen,
+                         "Option '%s' = %" PRIu64 " is outside the kernel's range %" PRIu64 "..%" PRIu64 " %s.", key, v,
+                         info->min, info->max, info->unit);
                 return -ERANGE;
         }
         seen[t] = true;
@@ -111,7 +109,8 @@ int options_parse_boost(DBusMessageIter *iter, boost_options *ret, char *errbuf,
         }
         if (o.set[MD_T_SYNC_SPEED_MIN] && o.set[MD_T_SYNC_SPEED_MAX] &&
             o.value[MD_T_SYNC_SPEED_MIN] > o.value[MD_T_SYNC_SPEED_MAX]) {
-                snprintf(errbuf, errlen, "Option sync_speed_min (%" PRIu64 ") is above sync_speed_max (%" PRIu64
+                snprintf(errbuf, errlen,
+                         "Option sync_speed_min (%" PRIu64 ") is above sync_speed_max (%" PRIu64
                          "); the kernel would never reach the floor.",
                          o.value[MD_T_SYNC_SPEED_MIN], o.value[MD_T_SYNC_SPEED_MAX]);
                 return -EINVAL;

@@ -15,7 +15,7 @@
 
 typedef struct boost_options {
         bool dry_run;
-        bool set[_MD_T_ARRAY_MAX];       /* the caller asked for this exact value */
+        bool set[_MD_T_ARRAY_MAX]; /* the caller asked for this exact value */
         uint64_t value[_MD_T_ARRAY_MAX];
 } boost_options;
 

@@ -42,8 +42,10 @@ int profile_rule(profile p, const profile_settings *s, md_tunable t, char *buf, 
         switch (t) {
         case MD_T_SYNC_SPEED_MIN:
                 if (p == PROFILE_FAST && s->fit_percent > 0)
-                        snprintf(buf, size, "at least %" PRIu64 " KiB/s, then lowered to %u %% of the rebuild's "
-                                 "speed under it", s->fast_floor, s->fit_percent);
+                        snprintf(buf, size,
+                                 "at least %" PRIu64 " KiB/s, then lowered to %u %% of the rebuild's "
+                                 "speed under it",
+                                 s->fast_floor, s->fit_percent);
                 else if (p == PROFILE_FAST)
                         snprintf(buf, size, "at least %" PRIu64 " KiB/s", s->fast_floor);
                 else
@@ -51,8 +53,10 @@ int profile_rule(profile p, const profile_settings *s, md_tunable t, char *buf, 
                 return 0;
         case MD_T_SYNC_SPEED_MAX:
                 if (p == PROFILE_FAST && s->fit_percent > 0 && s->hold_ceiling)
-                        snprintf(buf, size, "at least %" PRIu64 " KiB/s when below the floor; down to the "
-                                 "lowered floor while the array's users are busy", s->ceiling);
+                        snprintf(buf, size,
+                                 "at least %" PRIu64 " KiB/s when below the floor; down to the "
+                                 "lowered floor while the array's users are busy",
+                                 s->ceiling);
                 else if (p == PROFILE_FAST)
                         snprintf(buf, size, "at least %" PRIu64 " KiB/s when below the floor", s->ceiling);
                 else
@@ -96,8 +100,7 @@ uint64_t profile_memory_budget(const profile_settings *s, uint64_t mem_total) {
         return mem_total / 100 * s->budget_percent;
 }
 
-uint64_t profile_budget_for(const profile_settings *s, uint64_t mem_total, const md_array_set *set,
-                            const md_array *a) {
+uint64_t profile_budget_for(const profile_settings *s, uint64_t mem_total, const md_array_set *set, const md_array *a) {
         uint64_t budget = profile_memory_budget(s, mem_total), others = 0;
 
         for (unsigned i = 0; i < set->n; i++)
@@ -119,8 +122,7 @@ static void plan_add(plan *p, const md_array *a, md_tunable t, uint64_t value, c
 static int need_number(const md_array *a, md_tunable t, char *errbuf, size_t errlen) {
         if (md_tval_has_number(&a->tunables[t]))
                 return 0;
-        snprintf(errbuf, errlen, "Could not read %s of %s; nothing was written.", md_tunable_get(t)->name,
-                 a->name);
+        snprintf(errbuf, errlen, "Could not read %s of %s; nothing was written.", md_tunable_get(t)->name, a->name);
         return -EIO;
 }
 
@@ -133,8 +135,7 @@ static void plan_raise(plan *p, const md_array *a, md_tunable t, uint64_t want, 
         plan_add(p, a, t, want, NULL);
 }
 
-static int plan_speeds(const plan_input *in, profile pr, const boost_options *o, plan *p, char *errbuf,
-                       size_t errlen) {
+static int plan_speeds(const plan_input *in, profile pr, const boost_options *o, plan *p, char *errbuf, size_t errlen) {
         const md_array *a = in->array;
         uint64_t cur_max, floor, ceiling;
         int r;
@@ -168,7 +169,8 @@ static int plan_speeds(const plan_input *in, profile pr, const boost_options *o,
          */
         if (ceiling < floor) {
                 if (o->set[MD_T_SYNC_SPEED_MAX]) {
-                        snprintf(errbuf, errlen, "sync_speed_max %" PRIu64 " would sit below the floor %" PRIu64
+                        snprintf(errbuf, errlen,
+                                 "sync_speed_max %" PRIu64 " would sit below the floor %" PRIu64
                                  " KiB/s; give a larger sync_speed_max or a smaller sync_speed_min.",
                                  ceiling, floor);
                         return -EINVAL;
@@ -186,8 +188,7 @@ static int plan_speeds(const plan_input *in, profile pr, const boost_options *o,
 }
 
 uint64_t profile_stripe_cache_reshape_min(const md_array *a) {
-        uint64_t chunk = a->chunk_size.value > a->chunk_size.old_value ? a->chunk_size.value
-                                                                          : a->chunk_size.old_value;
+        uint64_t chunk = a->chunk_size.value > a->chunk_size.old_value ? a->chunk_size.value : a->chunk_size.old_value;
         bool reshaping = a->sync_action == MD_SYNC_RESHAPE || a->reshape_position.kind == MD_V_NUMBER;
 
         if (!reshaping || a->chunk_size.kind != MD_V_NUMBER)
@@ -195,8 +196,8 @@ uint64_t profile_stripe_cache_reshape_min(const md_array *a) {
         return chunk * 4 / 4096;
 }
 
-static int plan_stripe_cache(const plan_input *in, profile pr, const boost_options *o, plan *p,
-                             char *errbuf, size_t errlen) {
+static int plan_stripe_cache(const plan_input *in, profile pr, const boost_options *o, plan *p, char *errbuf,
+                             size_t errlen) {
         const md_array *a = in->array;
         const md_tunable t = MD_T_STRIPE_CACHE_SIZE;
         const md_tunable_info *info = md_tunable_get(t);
@@ -220,16 +221,18 @@ static int plan_stripe_cache(const plan_input *in, profile pr, const boost_optio
         if (o->set[t]) {
                 want = o->value[t];
                 if (want < profile_stripe_cache_reshape_min(a)) {
-                        snprintf(errbuf, errlen, "A reshape of %s needs at least %" PRIu64 " stripes "
-                                 "(four chunks); %" PRIu64 " would stall it.", a->name,
-                                 profile_stripe_cache_reshape_min(a), want);
+                        snprintf(errbuf, errlen,
+                                 "A reshape of %s needs at least %" PRIu64 " stripes "
+                                 "(four chunks); %" PRIu64 " would stall it.",
+                                 a->name, profile_stripe_cache_reshape_min(a), want);
                         return -EINVAL;
                 }
                 if (want > a->tunables[t].value && want > by_budget) {
-                        snprintf(errbuf, errlen, "stripe_cache_size %" PRIu64 " would pin %" PRIu64
-                                 " MiB; the memory budget leaves %" PRIu64 " MiB for %s (at most %" PRIu64
-                                 " stripes).", want, md_tunable_mem_cost(t, want, members) >> 20,
-                                 in->budget_bytes >> 20, a->name, by_budget);
+                        snprintf(errbuf, errlen,
+                                 "stripe_cache_size %" PRIu64 " would pin %" PRIu64
+                                 " MiB; the memory budget leaves %" PRIu64 " MiB for %s (at most %" PRIu64 " stripes).",
+                                 want, md_tunable_mem_cost(t, want, members) >> 20, in->budget_bytes >> 20, a->name,
+                                 by_budget);
                         return -ERANGE;
                 }
                 plan_raise(p, a, t, want, true);
@@ -260,8 +263,7 @@ static int plan_check_array(const md_array *a, char *errbuf, size_t errlen) {
         return 0;
 }
 
-int profile_plan(const plan_input *in, profile pr, const boost_options *o, plan *ret, char *errbuf,
-                 size_t errlen) {
+int profile_plan(const plan_input *in, profile pr, const boost_options *o, plan *ret, char *errbuf, size_t errlen) {
         const md_array *a = in->array;
         syncmax_verdict v;
         plan p = {};

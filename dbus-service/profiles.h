@@ -22,28 +22,33 @@ typedef enum profile {
 } profile;
 
 typedef struct profile_settings {
-        uint64_t fast_floor;         /* KiB/s: fast's sync_speed_min */
-        uint64_t fast_stripe_cache;  /* stripes: fast's stripe_cache_size */
-        uint64_t ceiling;            /* KiB/s: sync_speed_max is lifted to at least this */
-        unsigned budget_percent;     /* share of MemTotal all stripe caches may pin */
-        unsigned fit_percent;        /* fast's floor is lowered to this share of the boosted speed; 0: never */
-        uint64_t fit_after_ms;       /* how long the boost runs before sync_speed is read for that */
-        unsigned hold_ceiling;       /* 1: fast's ceiling comes down to its fitted floor while the array has users */
-        uint64_t quiet_ms;           /* how long the users must be quiet before that ceiling lifts */
+        uint64_t fast_floor;        /* KiB/s: fast's sync_speed_min */
+        uint64_t fast_stripe_cache; /* stripes: fast's stripe_cache_size */
+        uint64_t ceiling;           /* KiB/s: sync_speed_max is lifted to at least this */
+        unsigned budget_percent;    /* share of MemTotal all stripe caches may pin */
+        unsigned fit_percent;       /* fast's floor is lowered to this share of the boosted speed; 0: never */
+        uint64_t fit_after_ms;      /* how long the boost runs before sync_speed is read for that */
+        unsigned hold_ceiling;      /* 1: fast's ceiling comes down to its fitted floor while the array has users */
+        uint64_t quiet_ms;          /* how long the users must be quiet before that ceiling lifts */
 } profile_settings;
 
-#define PROFILE_SETTINGS_DEFAULT                                                                   \
-        ((profile_settings){ .fast_floor = 50000, .fast_stripe_cache = 1024, .ceiling = 200000,    \
-                             .budget_percent = 12, .fit_percent = 80, .fit_after_ms = 30000,    \
-                             .hold_ceiling = 1, .quiet_ms = 30000 })
+#define PROFILE_SETTINGS_DEFAULT                                                                                       \
+        ((profile_settings){ .fast_floor = 50000,                                                                      \
+                             .fast_stripe_cache = 1024,                                                                \
+                             .ceiling = 200000,                                                                        \
+                             .budget_percent = 12,                                                                     \
+                             .fit_percent = 80,                                                                        \
+                             .fit_after_ms = 30000,                                                                    \
+                             .hold_ceiling = 1,                                                                        \
+                             .quiet_ms = 30000 })
 
 #define PLAN_TEXT_MAX 32
 
 typedef struct plan_item {
         md_tunable tunable;
-        md_tval old;                 /* as read */
-        uint64_t value;              /* the number written, 0 for "max" */
-        char text[PLAN_TEXT_MAX];    /* what is written: "50000", "max" */
+        md_tval old;              /* as read */
+        uint64_t value;           /* the number written, 0 for "max" */
+        char text[PLAN_TEXT_MAX]; /* what is written: "50000", "max" */
 } plan_item;
 
 #define PLAN_WHY_MAX 320
@@ -64,8 +69,8 @@ typedef struct plan {
 typedef struct plan_input {
         const md_array *array;
         const profile_settings *settings;
-        uint64_t budget_bytes;       /* what this array's stripe cache may pin: the budget minus other arrays' caches */
-        int mdadm;                   /* syncmax_mdadm_running(): 1, 0, or negative for unknown */
+        uint64_t budget_bytes; /* what this array's stripe cache may pin: the budget minus other arrays' caches */
+        int mdadm;             /* syncmax_mdadm_running(): 1, 0, or negative for unknown */
 } plan_input;
 
 const char *profile_to_string(profile p);
@@ -84,8 +89,7 @@ int profile_rule(profile p, const profile_settings *s, md_tunable t, char *buf, 
  * -EINVAL/-ERANGE for values the kernel or the budget refuse; -EIO when a
  * tunable the profile needs could not be read. @errbuf gets a sentence.
  */
-int profile_plan(const plan_input *in, profile p, const boost_options *o, plan *ret, char *errbuf,
-                 size_t errlen);
+int profile_plan(const plan_input *in, profile p, const boost_options *o, plan *ret, char *errbuf, size_t errlen);
 
 /* Bytes @a's current stripe cache pins (0 without one). */
 uint64_t profile_stripe_cache_bytes(const md_array *a);
@@ -94,8 +98,7 @@ uint64_t profile_stripe_cache_bytes(const md_array *a);
 uint64_t profile_memory_budget(const profile_settings *s, uint64_t mem_total);
 
 /* What @a's stripe cache may pin: the budget less what the other arrays of @set pin now. */
-uint64_t profile_budget_for(const profile_settings *s, uint64_t mem_total, const md_array_set *set,
-                            const md_array *a);
+uint64_t profile_budget_for(const profile_settings *s, uint64_t mem_total, const md_array_set *set, const md_array *a);
 
 /*
  * The stripes a reshape of @a needs while it runs, 0 when none runs: four

@@ -17,18 +17,12 @@ static const struct {
         unsigned flag;
         const char *word;
 } member_words[] = {
-        { MD_MEMBER_FAULTY, "faulty" },
-        { MD_MEMBER_IN_SYNC, "in_sync" },
-        { MD_MEMBER_JOURNAL, "journal" },
-        { MD_MEMBER_WRITE_MOSTLY, "write_mostly" },
-        { MD_MEMBER_BLOCKED, "blocked" },
-        { MD_MEMBER_SPARE, "spare" },
-        { MD_MEMBER_WRITE_ERROR, "write_error" },
-        { MD_MEMBER_WANT_REPLACEMENT, "want_replacement" },
-        { MD_MEMBER_REPLACEMENT, "replacement" },
-        { MD_MEMBER_EXTERNAL_BBL, "external_bbl" },
-        { MD_MEMBER_FAILFAST, "failfast" },
-        { MD_MEMBER_CLUSTER_ADD, "cluster_add" },
+        { MD_MEMBER_FAULTY, "faulty" },           { MD_MEMBER_IN_SYNC, "in_sync" },
+        { MD_MEMBER_JOURNAL, "journal" },         { MD_MEMBER_WRITE_MOSTLY, "write_mostly" },
+        { MD_MEMBER_BLOCKED, "blocked" },         { MD_MEMBER_SPARE, "spare" },
+        { MD_MEMBER_WRITE_ERROR, "write_error" }, { MD_MEMBER_WANT_REPLACEMENT, "want_replacement" },
+        { MD_MEMBER_REPLACEMENT, "replacement" }, { MD_MEMBER_EXTERNAL_BBL, "external_bbl" },
+        { MD_MEMBER_FAILFAST, "failfast" },       { MD_MEMBER_CLUSTER_ADD, "cluster_add" },
 };
 
 const journal_entry *props_entry_of(const context *c, const md_array *a) {

@@ -7,8 +7,7 @@
 #include "cleanup.h"
 #include "props.h"
 
-bool props_append_variant(const context *c, obj_kind k, const md_array *a, unsigned idx,
-                          DBusMessageIter *it) {
+bool props_append_variant(const context *c, obj_kind k, const md_array *a, unsigned idx, DBusMessageIter *it) {
         unsigned n;
         const prop_def *t = props_table(k, &n);
         DBusMessageIter v;
@@ -24,8 +23,7 @@ bool props_append_variant(const context *c, obj_kind k, const md_array *a, unsig
         return dbus_message_iter_close_container(it, &v);
 }
 
-static bool append_entries(const context *c, obj_kind k, const md_array *a, const bool *which,
-                           DBusMessageIter *dict) {
+static bool append_entries(const context *c, obj_kind k, const md_array *a, const bool *which, DBusMessageIter *dict) {
         unsigned n;
         const prop_def *t = props_table(k, &n);
 
@@ -36,8 +34,7 @@ static bool append_entries(const context *c, obj_kind k, const md_array *a, cons
                         continue;
                 if (!dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e) ||
                     !dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &t[i].name) ||
-                    !props_append_variant(c, k, a, i, &e) ||
-                    !dbus_message_iter_close_container(dict, &e))
+                    !props_append_variant(c, k, a, i, &e) || !dbus_message_iter_close_container(dict, &e))
                         return false;
         }
         return true;
@@ -119,8 +116,8 @@ void prop_cache_free(prop_cache *cache) {
 
 static int emit_changed(context *c, obj_kind k, const md_array *a, const char *path, const bool *which) {
         const char *iface = k == OBJ_MANAGER ? MANAGER_IFACE : ARRAY_IFACE;
-        _cleanup_message_ DBusMessage *m = dbus_message_new_signal(path, DBUS_INTERFACE_PROPERTIES,
-                                                                  "PropertiesChanged");
+        _cleanup_message_ DBusMessage *m =
+                dbus_message_new_signal(path, DBUS_INTERFACE_PROPERTIES, "PropertiesChanged");
         DBusMessageIter it, dict, inval;
         bool ok;
 
@@ -167,8 +164,7 @@ unsigned props_diff(const prop_cache *old, const prop_cache *now, bool *which) {
         return changed;
 }
 
-int props_update(context *c, obj_kind k, const md_array *a, const char *path, prop_cache *cache,
-                 bool emit) {
+int props_update(context *c, obj_kind k, const md_array *a, const char *path, prop_cache *cache, bool emit) {
         bool which[PROPS_MAX] = {};
         prop_cache now;
         unsigned changed;

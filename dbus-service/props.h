@@ -46,8 +46,7 @@ const prop_def *props_table(obj_kind k, unsigned *ret_n);
 int props_find(obj_kind k, const char *name);
 
 /* Appends property @idx of @k (array @a for arrays) as a variant. */
-bool props_append_variant(const context *c, obj_kind k, const md_array *a, unsigned idx,
-                          DBusMessageIter *it);
+bool props_append_variant(const context *c, obj_kind k, const md_array *a, unsigned idx, DBusMessageIter *it);
 
 /* Appends every property as the a{sv} GetAll returns. */
 bool props_append_all(const context *c, obj_kind k, const md_array *a, DBusMessageIter *it);
@@ -57,8 +56,7 @@ bool props_append_all(const context *c, obj_kind k, const md_array *a, DBusMessa
  * for those that differ (none when @emit is false: a new object), and stores
  * the new values in @cache.
  */
-int props_update(context *c, obj_kind k, const md_array *a, const char *path, prop_cache *cache,
-                 bool emit);
+int props_update(context *c, obj_kind k, const md_array *a, const char *path, prop_cache *cache, bool emit);
 
 /* One canonical text per property: equal texts, equal values. */
 int props_snapshot(const context *c, obj_kind k, const md_array *a, prop_cache *ret);

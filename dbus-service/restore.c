@@ -40,8 +40,8 @@ void restore_plan_wait_below(restore_plan *p, const journal_entry *e, md_tunable
         }
 }
 
-int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARRAY_MAX],
-                         bool kernel_forgot, restore_plan *ret) {
+int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARRAY_MAX], bool kernel_forgot,
+                         restore_plan *ret) {
         restore_plan p = {};
 
         /* The reverse of the boost's order: the floor comes down before the ceiling. */
@@ -66,8 +66,7 @@ int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARR
                                 (restore_conflict){ .tunable = t, .written = *wrote, .current = *now };
                         continue;
                 }
-                if (kernel_forgot && orig->kind == MD_V_NUMBER &&
-                    md_tunable_get(t)->forgotten_on_completion) {
+                if (kernel_forgot && orig->kind == MD_V_NUMBER && md_tunable_get(t)->forgotten_on_completion) {
                         p.forgotten[p.n_forgotten++] = t;
                         continue;
                 }

@@ -55,8 +55,8 @@ typedef struct restore_plan {
  * sync_max (restore_operation_completed()). -EINVAL if an original cannot be
  * turned back into text (a corrupt entry).
  */
-int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARRAY_MAX],
-                         bool kernel_forgot, restore_plan *ret);
+int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARRAY_MAX], bool kernel_forgot,
+                         restore_plan *ret);
 
 /*
  * A write of @t whose original is a number below @need moves from the

@@ -44,7 +44,8 @@ int service_save_journal(context *c) {
         if (r < 0 && !c->journal_problem[0]) {
                 snprintf(c->journal_problem, sizeof(c->journal_problem),
                          "Could not write %s/%s (%s), so it may be behind what the service has done; the "
-                         "service tries again on every poll.", c->state_dir, JOURNAL_FILE, strerror(-r));
+                         "service tries again on every poll.",
+                         c->state_dir, JOURNAL_FILE, strerror(-r));
                 log_error("could not write %s/%s: %s; retrying on every poll until it works", c->state_dir,
                           JOURNAL_FILE, strerror(-r));
         } else if (r == 0 && c->journal_problem[0]) {
@@ -104,8 +105,7 @@ static const md_array *find_array(context *c, const char *spec, op_result *res) 
 
         if (!a)
                 snprintf(res->message, sizeof(res->message),
-                         "No md array is called '%.64s' (give a kernel name such as md0, /dev/md0 or the UUID).",
-                         spec);
+                         "No md array is called '%.64s' (give a kernel name such as md0, /dev/md0 or the UUID).", spec);
         else
                 snprintf(res->array, sizeof(res->array), "%s", a->name);
         return a;
@@ -219,7 +219,8 @@ static void describe_rollback(const md_array *a, const plan *p, unsigned failed,
         else
                 snprintf(res->message + len, sizeof(res->message) - len,
                          "; the journal keeps %s original%s, so Restore can try again. Everything else this "
-                         "call had written was put back.", n_kept == 1 ? "its" : "their", n_kept == 1 ? "" : "s");
+                         "call had written was put back.",
+                         n_kept == 1 ? "its" : "their", n_kept == 1 ? "" : "s");
 }
 
 static int boost_write(context *c, const md_array *a, const journal_entry *before, journal_entry *e, const plan *p,
@@ -233,8 +234,8 @@ static int boost_write(context *c, const md_array *a, const journal_entry *befor
 
                 r = md_tunable_write(&c->root, a->name, it->tunable, it->text, &back);
                 if (r < 0) {
-                        log_warning("boost of %s failed writing %s = '%s': %s; putting back what was written",
-                                    a->name, md_tunable_get(it->tunable)->name, it->text, strerror(-r));
+                        log_warning("boost of %s failed writing %s = '%s': %s; putting back what was written", a->name,
+                                    md_tunable_get(it->tunable)->name, it->text, strerror(-r));
                         /*
                          * Items [0, i) were written. The refused one usually changed
                          * nothing, but a value the kernel took and then reads back
@@ -251,8 +252,8 @@ static int boost_write(context *c, const md_array *a, const journal_entry *befor
 }
 
 /* Reads, resolves and validates: the plan of writes, or why there is none. */
-static int boost_plan(context *c, const char *spec, const char *profile_name, const boost_options *o,
-                      op_result *res, const md_array **ret_array, profile *ret_profile, plan *ret_plan) {
+static int boost_plan(context *c, const char *spec, const char *profile_name, const boost_options *o, op_result *res,
+                      const md_array **ret_array, profile *ret_profile, plan *ret_plan) {
         char errbuf[512];
         const md_array *a;
         plan_input in;
@@ -266,14 +267,16 @@ static int boost_plan(context *c, const char *spec, const char *profile_name, co
         }
         pr = profile_from_string(profile_name);
         if (pr < 0) {
-                snprintf(res->message, sizeof(res->message), "Unknown profile '%.32s'; the profiles are 'fast' and 'max'.",
-                         profile_name);
+                snprintf(res->message, sizeof(res->message),
+                         "Unknown profile '%.32s'; the profiles are 'fast' and 'max'.", profile_name);
                 return -EINVAL;
         }
         a = find_array(c, spec, res);
         if (!a)
                 return -ENOENT;
-        in = (plan_input){ .array = a, .settings = &c->cfg.profiles, .budget_bytes = profile_budget_for(&c->cfg.profiles, c->mem_total, &c->arrays, a) };
+        in = (plan_input){ .array = a,
+                           .settings = &c->cfg.profiles,
+                           .budget_bytes = profile_budget_for(&c->cfg.profiles, c->mem_total, &c->arrays, a) };
         /* Only a numeric sync_max asks who drives the array. */
         if (a->tunables[MD_T_SYNC_MAX].kind == MD_V_NUMBER)
                 in.mdadm = syncmax_mdadm_running(&c->root);
@@ -416,25 +419,25 @@ static void log_kept_floor(const md_array *a, const journal_entry *e, const gove
         if (d->changed_by_admin)
                 log_info("%s: sync_speed_min changed since the boost; it is left as it is", a->name);
         else
-                log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; %s stays", a->name, d->speed,
-                         from);
+                log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; %s stays", a->name, d->speed, from);
 }
 
 static void log_governed(const context *c, const md_array *a, const governor_decision *d, const change *ch) {
         switch (d->action) {
         case GOVERNOR_FIT:
                 log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; lowering it from %s to %s KiB/s "
-                         "(%u %%), so the array's users get the rest", a->name, d->speed, ch->old, ch->new_text,
-                         c->cfg.profiles.fit_percent);
+                         "(%u %%), so the array's users get the rest",
+                         a->name, d->speed, ch->old, ch->new_text, c->cfg.profiles.fit_percent);
                 break;
         case GOVERNOR_HOLD:
                 log_info("%s: the array's users are busy; the rebuild is held to its floor of %s KiB/s "
-                         "(sync_speed_max %s -> %s)", a->name, ch->new_text, ch->old, ch->new_text);
+                         "(sync_speed_max %s -> %s)",
+                         a->name, ch->new_text, ch->old, ch->new_text);
                 break;
         default:
                 log_info("%s: the array's users have been quiet for %" PRIu64 " s; the rebuild may run faster "
-                         "again (sync_speed_max %s -> %s)", a->name, c->cfg.profiles.quiet_ms / 1000, ch->old,
-                         ch->new_text);
+                         "again (sync_speed_max %s -> %s)",
+                         a->name, c->cfg.profiles.quiet_ms / 1000, ch->old, ch->new_text);
                 break;
         }
 }
@@ -460,7 +463,8 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
                 return true;
         case GOVERNOR_STOP:
                 log_info("%s: sync_speed_min or sync_speed_max changed since the boost; the ceiling is left as "
-                         "it is", a->name);
+                         "it is",
+                         a->name);
                 e->fit = d->next;
                 return true;
         default:
@@ -490,8 +494,7 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
 }
 
 static void describe_conflicts(const md_array *a, const restore_plan *rp, op_result *res) {
-        size_t len = (size_t)snprintf(res->message, sizeof(res->message),
-                                      "On %s an administrator changed", a->name);
+        size_t len = (size_t)snprintf(res->message, sizeof(res->message), "On %s an administrator changed", a->name);
 
         for (unsigned i = 0; i < rp->n_conflicts && len < sizeof(res->message); i++) {
                 const restore_conflict *k = &rp->conflicts[i];
@@ -513,8 +516,7 @@ static void describe_conflicts(const md_array *a, const restore_plan *rp, op_res
  * are restored. Each value put back leaves @e; a refused one stays in it.
  * Returns the first refusal's error, or 0.
  */
-static int restore_writes(context *c, const md_array *a, const restore_plan *rp, journal_entry *e,
-                          op_result *res) {
+static int restore_writes(context *c, const md_array *a, const restore_plan *rp, journal_entry *e, op_result *res) {
         int failed = 0;
 
         for (unsigned i = 0; i < rp->n_writes; i++) {
@@ -547,8 +549,7 @@ static int restore_writes(context *c, const md_array *a, const restore_plan *rp,
         return failed;
 }
 
-int service_restore_array(context *c, const md_array *a, const struct caller *who, const char *why,
-                          op_result *res) {
+int service_restore_array(context *c, const md_array *a, const struct caller *who, const char *why, op_result *res) {
         journal_entry *found = journal_find(&c->journal, a->uuid);
         journal_entry e;
         restore_plan rp;
@@ -579,8 +580,8 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
                 tval_text(&e.originals[w->tunable], orig, sizeof(orig));
                 tval_text(&a->tunables[w->tunable], now, sizeof(now));
                 log_notice("restore of %s leaves %s at %s until the reshape ends: it needs at least %" PRIu64
-                           " stripes (four chunks), and the original %s would stall it", a->name,
-                           md_tunable_get(w->tunable)->name, now, w->need, orig);
+                           " stripes (four chunks), and the original %s would stall it",
+                           a->name, md_tunable_get(w->tunable)->name, now, w->need, orig);
                 if (r < 0)
                         continue;
                 r = -EBUSY;
@@ -588,8 +589,8 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
                          "Every other value was put back, but %s stays %s until the reshape of %s ends: the "
                          "reshape needs at least %" PRIu64 " stripes (four chunks) and the original %s would "
                          "stall it. The journal keeps the original, and the service puts it back by itself "
-                         "when the reshape is over.", md_tunable_get(w->tunable)->name, now, a->name, w->need,
-                         orig);
+                         "when the reshape is over.",
+                         md_tunable_get(w->tunable)->name, now, a->name, w->need, orig);
                 res->complete = true;
         }
         for (unsigned i = 0; i < rp.n_forgotten; i++) {

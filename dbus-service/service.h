@@ -44,8 +44,7 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
 int service_restore(context *c, const char *spec, const struct caller *who, op_result *res);
 
 /* Restores the boost of @a (found in c->arrays); @why goes to the log. */
-int service_restore_array(context *c, const md_array *a, const struct caller *who, const char *why,
-                          op_result *res);
+int service_restore_array(context *c, const md_array *a, const struct caller *who, const char *why, op_result *res);
 
 /*
  * Makes the write a governor step decided for @a's boost (@e, in

@@ -36,18 +36,21 @@ void syncmax_explain(syncmax_verdict v, const md_array *a, char *buf, size_t siz
                 if (a->metadata == MD_METADATA_EXTERNAL)
                         snprintf(buf, size,
                                  "sync_max stays at %" PRIu64 ": %s has external metadata, whose user space "
-                                 "(mdmon, mdadm) moves it; lifting it could corrupt data.", at, a->name);
+                                 "(mdmon, mdadm) moves it; lifting it could corrupt data.",
+                                 at, a->name);
                 else
                         snprintf(buf, size,
                                  "sync_max stays at %" PRIu64 ": the metadata_version of %s could not be read, "
                                  "so it may be external metadata, whose user space (mdmon, mdadm) moves it; "
-                                 "lifting it could corrupt data.", at, a->name);
+                                 "lifting it could corrupt data.",
+                                 at, a->name);
                 break;
         case SYNCMAX_HELD_MDADM:
                 snprintf(buf, size,
                          "sync_max stays at %" PRIu64 ": %s is reshaping and mdadm may be driving it, "
                          "advancing sync_max as it backs the data up; lifting it could corrupt data "
-                         "on a crash.", at, a->name);
+                         "on a crash.",
+                         at, a->name);
                 break;
         case SYNCMAX_HELD_BACKUP:
                 snprintf(buf, size,
@@ -80,8 +83,8 @@ static int mdadm_entry(const char *name, unsigned char type, ino_t ino, void *us
         char rel[300], buf[4096];
         ssize_t n;
 
-        (void) type;
-        (void) ino;
+        (void)type;
+        (void)ino;
         if (name[0] < '1' || name[0] > '9' || strspn(name, "0123456789") != strlen(name) || strlen(name) > 20)
                 return 0;
         snprintf(rel, sizeof(rel), "proc/%s/comm", name);
@@ -93,11 +96,11 @@ static int mdadm_entry(const char *name, unsigned char type, ino_t ino, void *us
         /* Gone meanwhile: not running. Unreadable or too long: it may drive. */
         if (n == -ENOENT)
                 return 0;
-        return n < 0 || !only_monitors(buf, (size_t) n) ? -EEXIST : 0;
+        return n < 0 || !only_monitors(buf, (size_t)n) ? -EEXIST : 0;
 }
 
 int syncmax_mdadm_running(const md_root *r) {
-        int k = md_dir_scan(r, "proc", mdadm_entry, (void *) r);
+        int k = md_dir_scan(r, "proc", mdadm_entry, (void *)r);
 
         if (k == -EEXIST)
                 return 1;
@@ -120,8 +123,8 @@ static uint64_t reshape_position_of(const md_array *a) {
         return a->progress.kind == MD_PROGRESS_RUNNING ? a->progress.done : 0;
 }
 
-bool syncmax_watch_update(syncmax_watch *w, const md_array *a, int mdadm, const char *backup_file,
-                          uint64_t now_usec, uint64_t after_usec) {
+bool syncmax_watch_update(syncmax_watch *w, const md_array *a, int mdadm, const char *backup_file, uint64_t now_usec,
+                          uint64_t after_usec) {
         char was[SYNCMAX_STUCK_MAX];
         uint64_t pos = reshape_position_of(a);
 
@@ -149,18 +152,21 @@ bool syncmax_watch_update(syncmax_watch *w, const md_array *a, int mdadm, const 
                          * nothing. Lifting sync_max (and unfreezing) is all
                          * it takes, and is safe.
                          */
-                        snprintf(resume, sizeof(resume), "echo max > /sys/block/%s/md/sync_max%s%s%s (it moves "
-                                 "the data offset, so it needs no backup)", a->name,
-                                 a->sync_action == MD_SYNC_FROZEN ? " && echo idle > /sys/block/" : "",
+                        snprintf(resume, sizeof(resume),
+                                 "echo max > /sys/block/%s/md/sync_max%s%s%s (it moves "
+                                 "the data offset, so it needs no backup)",
+                                 a->name, a->sync_action == MD_SYNC_FROZEN ? " && echo idle > /sys/block/" : "",
                                  a->sync_action == MD_SYNC_FROZEN ? a->name : "",
                                  a->sync_action == MD_SYNC_FROZEN ? "/md/sync_action" : "");
                 else
                         snprintf(resume, sizeof(resume),
                                  "mdadm --grow --continue /dev/%s --backup-file=FILE (the backup file given to "
-                                 "mdadm --grow)", a->name);
+                                 "mdadm --grow)",
+                                 a->name);
                 snprintf(w->stuck, sizeof(w->stuck),
                          "The reshape of %s has stopped at sync_max (sector %" PRIu64 ") and nothing drives it. "
-                         "Resume it safely with: %s", a->name, a->tunables[MD_T_SYNC_MAX].value, resume);
+                         "Resume it safely with: %s",
+                         a->name, a->tunables[MD_T_SYNC_MAX].value, resume);
         }
         return strcmp(was, w->stuck) != 0;
 }

@@ -77,8 +77,8 @@ bool syncmax_at_limit(const md_array *a);
  * @after_usec at the limit with no mdadm, @w->stuck says so with the
  * command. Returns true when @w->stuck changed.
  */
-bool syncmax_watch_update(syncmax_watch *w, const md_array *a, int mdadm, const char *backup_file,
-                          uint64_t now_usec, uint64_t after_usec);
+bool syncmax_watch_update(syncmax_watch *w, const md_array *a, int mdadm, const char *backup_file, uint64_t now_usec,
+                          uint64_t after_usec);
 
 /*
  * The backup file mdadm --grow recorded for @name (the link

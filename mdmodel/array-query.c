@@ -18,8 +18,7 @@ static int uuid_digits(const char *s, char ret[static 33]) {
         if (len != 36 && len != 35)
                 return -EINVAL;
         for (size_t i = 0; i < len; i++) {
-                bool at_sep = len == 36 ? (i == 8 || i == 13 || i == 18 || i == 23)
-                                        : (i == 8 || i == 17 || i == 26);
+                bool at_sep = len == 36 ? (i == 8 || i == 13 || i == 18 || i == 23) : (i == 8 || i == 17 || i == 26);
                 char c = s[i];
 
                 if (at_sep) {
@@ -28,7 +27,7 @@ static int uuid_digits(const char *s, char ret[static 33]) {
                         continue;
                 }
                 if (c >= 'A' && c <= 'F')
-                        c = (char) (c - 'A' + 'a');
+                        c = (char)(c - 'A' + 'a');
                 if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
                         return -EINVAL;
                 ret[out++] = c;
@@ -52,8 +51,7 @@ const md_array *md_array_set_find(const md_array_set *set, const char *spec) {
 
                 if (strcmp(a->name, spec) == 0)
                         return a;
-                if (by_uuid && a->uuid[0] && uuid_digits(a->uuid, have) == 0 &&
-                    strcmp(want, have) == 0)
+                if (by_uuid && a->uuid[0] && uuid_digits(a->uuid, have) == 0 && strcmp(want, have) == 0)
                         return a;
         }
         return NULL;
@@ -100,7 +98,7 @@ void md_array_disk_counts(const md_array *a, md_disk_counts *ret) {
                         held++;
         }
         if (a->raid_disks.kind == MD_V_NUMBER && a->raid_disks.value > held)
-                c.missing = (unsigned) (a->raid_disks.value - held);
+                c.missing = (unsigned)(a->raid_disks.value - held);
         *ret = c;
 }
 
@@ -129,8 +127,7 @@ bool md_array_has_redundancy(const md_array *a) {
 }
 
 bool md_array_busy(const md_array *a) {
-        return a && (a->progress.kind == MD_PROGRESS_RUNNING ||
-                     a->progress.kind == MD_PROGRESS_DELAYED);
+        return a && (a->progress.kind == MD_PROGRESS_RUNNING || a->progress.kind == MD_PROGRESS_DELAYED);
 }
 
 int md_array_progress_percent(const md_array *a, double *ret) {
@@ -138,7 +135,7 @@ int md_array_progress_percent(const md_array *a, double *ret) {
                 return -EINVAL;
         if (a->progress.kind != MD_PROGRESS_RUNNING || a->progress.total == 0)
                 return -ENODATA;
-        *ret = 100.0 * (double) a->progress.done / (double) a->progress.total;
+        *ret = 100.0 * (double)a->progress.done / (double)a->progress.total;
         return 0;
 }
 
@@ -152,8 +149,7 @@ int md_array_seconds_left(const md_array *a, uint64_t *ret) {
 
         if (!a || !ret)
                 return -EINVAL;
-        if (a->progress.kind != MD_PROGRESS_RUNNING || a->sync_speed.kind != MD_V_NUMBER ||
-            a->sync_speed.value == 0)
+        if (a->progress.kind != MD_PROGRESS_RUNNING || a->sync_speed.kind != MD_V_NUMBER || a->sync_speed.value == 0)
                 return -ENODATA;
         speed = a->sync_speed.value;
         left_kib = (a->progress.total - a->progress.done) / 2;
@@ -163,9 +159,8 @@ int md_array_seconds_left(const md_array *a, uint64_t *ret) {
 
 const char *md_member_role_to_string(md_member_role r) {
         static const char *const names[_MD_ROLE_MAX] = {
-                [MD_ROLE_IN_SYNC] = "in_sync", [MD_ROLE_REBUILDING] = "rebuilding",
-                [MD_ROLE_SPARE] = "spare",     [MD_ROLE_FAULTY] = "faulty",
-                [MD_ROLE_JOURNAL] = "journal", [MD_ROLE_UNKNOWN] = "unknown",
+                [MD_ROLE_IN_SYNC] = "in_sync", [MD_ROLE_REBUILDING] = "rebuilding", [MD_ROLE_SPARE] = "spare",
+                [MD_ROLE_FAULTY] = "faulty",   [MD_ROLE_JOURNAL] = "journal",       [MD_ROLE_UNKNOWN] = "unknown",
         };
 
         if (r < 0 || r >= _MD_ROLE_MAX)

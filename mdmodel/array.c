@@ -47,7 +47,7 @@ static md_tval read_tval(const array_dirs *d, const char *rel, md_array *a, unsi
         n = read_attr(d, rel, buf, sizeof(buf));
         if (n == -ENOENT)
                 return (md_tval){ .kind = MD_V_ABSENT };
-        if (n < 0 || md_parse_tval(buf, (size_t) n, &v) < 0) {
+        if (n < 0 || md_parse_tval(buf, (size_t)n, &v) < 0) {
                 a->bad |= BIT(attr);
                 return (md_tval){ .kind = MD_V_UNKNOWN };
         }
@@ -64,7 +64,7 @@ static md_newold read_newold(const array_dirs *d, const char *rel, md_array *a, 
         n = read_attr(d, rel, buf, sizeof(buf));
         if (n == -ENOENT)
                 return (md_newold){ .kind = MD_V_ABSENT };
-        if (n < 0 || md_parse_newold(buf, (size_t) n, &v) < 0) {
+        if (n < 0 || md_parse_newold(buf, (size_t)n, &v) < 0) {
                 a->bad |= BIT(attr);
                 return (md_newold){ .kind = MD_V_UNKNOWN };
         }
@@ -77,12 +77,12 @@ static void read_level_state(const array_dirs *d, md_array *a) {
 
         a->level = _MD_LEVEL_INVALID;
         n = read_attr(d, "md/level", buf, sizeof(buf));
-        if (n != -ENOENT && (n < 0 || md_parse_level(buf, (size_t) n, &a->level) < 0))
+        if (n != -ENOENT && (n < 0 || md_parse_level(buf, (size_t)n, &a->level) < 0))
                 a->bad |= BIT(MD_ATTR_LEVEL);
 
         a->state = _MD_ARRAY_STATE_INVALID;
         n = read_attr(d, "md/array_state", buf, sizeof(buf));
-        if (n != -ENOENT && (n < 0 || md_parse_array_state(buf, (size_t) n, &a->state) < 0))
+        if (n != -ENOENT && (n < 0 || md_parse_array_state(buf, (size_t)n, &a->state) < 0))
                 a->bad |= BIT(MD_ATTR_ARRAY_STATE);
 }
 
@@ -94,7 +94,7 @@ static void read_metadata(const array_dirs *d, md_array *a) {
         if (!wanted(d, MD_ATTR_METADATA))
                 return;
         n = read_attr(d, "md/metadata_version", buf, sizeof(buf));
-        if (n != -ENOENT && (n < 0 || md_parse_metadata(buf, (size_t) n, &a->metadata) < 0))
+        if (n != -ENOENT && (n < 0 || md_parse_metadata(buf, (size_t)n, &a->metadata) < 0))
                 a->bad |= BIT(MD_ATTR_METADATA);
 }
 
@@ -106,7 +106,7 @@ static void read_uuid(const array_dirs *d, md_array *a) {
         if (!wanted(d, MD_ATTR_UUID))
                 return;
         n = read_attr(d, "md/uuid", buf, sizeof(buf));
-        if (n != -ENOENT && (n < 0 || md_parse_uuid(buf, (size_t) n, a->uuid) < 0))
+        if (n != -ENOENT && (n < 0 || md_parse_uuid(buf, (size_t)n, a->uuid) < 0))
                 a->bad |= BIT(MD_ATTR_UUID);
 }
 
@@ -140,8 +140,7 @@ static void read_bitmap(const array_dirs *d, md_array *a) {
                 a->has_bitmap = md_listing_is_dir(&d->md, "bitmap") == 1;
                 return;
         }
-        a->has_bitmap = n > 0 && strcmp(buf, "none\n") != 0 && strcmp(buf, "none") != 0 &&
-                        strcmp(buf, "\n") != 0;
+        a->has_bitmap = n > 0 && strcmp(buf, "none\n") != 0 && strcmp(buf, "none") != 0 && strcmp(buf, "\n") != 0;
 }
 
 static md_sync_action read_action(const array_dirs *d, const char *rel, md_array *a, md_attr attr) {
@@ -154,7 +153,7 @@ static md_sync_action read_action(const array_dirs *d, const char *rel, md_array
         n = read_attr(d, rel, buf, sizeof(buf));
         if (n == -ENOENT)
                 return _MD_SYNC_ACTION_INVALID;
-        if (n < 0 || md_parse_sync_action(buf, (size_t) n, &v) < 0) {
+        if (n < 0 || md_parse_sync_action(buf, (size_t)n, &v) < 0) {
                 a->bad |= BIT(attr);
                 return _MD_SYNC_ACTION_INVALID;
         }
@@ -165,13 +164,12 @@ static void read_progress(const array_dirs *d, md_array *a) {
         char buf[MD_ATTR_MAX];
         ssize_t n;
 
-        n = wanted(d, MD_ATTR_SYNC_COMPLETED) ? read_attr(d, "md/sync_completed", buf, sizeof(buf))
-                                              : -ENOENT;
+        n = wanted(d, MD_ATTR_SYNC_COMPLETED) ? read_attr(d, "md/sync_completed", buf, sizeof(buf)) : -ENOENT;
         if (n == -ENOENT) {
                 a->progress = (md_progress){ .kind = MD_PROGRESS_ABSENT };
                 return;
         }
-        if (n < 0 || md_parse_progress(buf, (size_t) n, &a->progress) < 0) {
+        if (n < 0 || md_parse_progress(buf, (size_t)n, &a->progress) < 0) {
                 a->bad |= BIT(MD_ATTR_SYNC_COMPLETED);
                 a->progress = (md_progress){ .kind = MD_PROGRESS_UNKNOWN };
         }
@@ -185,7 +183,7 @@ static void read_io(const array_dirs *d, md_array *a) {
         n = wanted(d, MD_ATTR_IO) ? read_attr(d, "stat", buf, sizeof(buf)) : -ENOENT;
         if (n == -ENOENT)
                 return;
-        if (n < 0 || md_parse_block_stat(buf, (size_t) n, &a->io_sectors.value) < 0) {
+        if (n < 0 || md_parse_block_stat(buf, (size_t)n, &a->io_sectors.value) < 0) {
                 a->bad |= BIT(MD_ATTR_IO);
                 a->io_sectors = (md_tval){ .kind = MD_V_UNKNOWN };
                 return;
@@ -215,16 +213,15 @@ static void read_geometry(const array_dirs *d, md_array *a) {
 
 static void read_tunables(const array_dirs *d, md_array *a) {
         for (int t = 0; t < _MD_T_ARRAY_MAX; t++)
-                a->tunables[t] = read_tval(d, md_tunable_get((md_tunable) t)->path, a,
-                                           MD_ATTR_TUNABLES + (unsigned) t);
+                a->tunables[t] = read_tval(d, md_tunable_get((md_tunable)t)->path, a, MD_ATTR_TUNABLES + (unsigned)t);
 }
 
 /*
  * Opens sys/block/<name> as a root of its own and lists its md/ folder,
  * collecting the member names into @a; -ENOENT unless it has an md/ folder.
  */
-static int open_array_dirs(const md_root *r, const char *name, md_array *a, md_fd_cache *cache,
-                           md_kept *kept, uint64_t want, array_dirs *ret) {
+static int open_array_dirs(const md_root *r, const char *name, md_array *a, md_fd_cache *cache, md_kept *kept,
+                           uint64_t want, array_dirs *ret) {
         char path[MD_NAME_MAX + 16];
         array_dirs d;
         int k;
@@ -275,8 +272,8 @@ static int read_into(const array_dirs *d, const char *name, md_array *a) {
 }
 
 /* md_read_array, reading through the kept files @kept of @cache when they are not NULL. */
-static int read_array(const md_root *r, const char *name, md_array *a, md_fd_cache *cache,
-                      md_kept *kept, uint64_t want) {
+static int read_array(const md_root *r, const char *name, md_array *a, md_fd_cache *cache, md_kept *kept,
+                      uint64_t want) {
         char nm[MD_NAME_MAX + 1];
         array_dirs dirs;
         md_array tmp;
@@ -335,8 +332,8 @@ static int name_entry(const char *entry, unsigned char type, ino_t ino, void *us
         int k;
 
         /* sys/block entries are symlinks on a real kernel: md/ decides. */
-        (void) type;
-        (void) ino;
+        (void)type;
+        (void)ino;
 
         if (!md_name_valid(entry))
                 return 0;

@@ -48,13 +48,13 @@ typedef enum md_attr {
         MD_ATTR_SYNC_SPEED,
         MD_ATTR_MISMATCH_CNT,
         MD_ATTR_RESHAPE_POSITION,
-        MD_ATTR_BITMAP,   /* never unreadable: a bit only so that it can be left unread */
-        MD_ATTR_IO,       /* sys/block/<name>/stat */
-        MD_ATTR_MEMBERS,  /* a member folder or its state/slot was unreadable */
-        MD_ATTR_METADATA, /* md/metadata_version */
+        MD_ATTR_BITMAP,         /* never unreadable: a bit only so that it can be left unread */
+        MD_ATTR_IO,             /* sys/block/<name>/stat */
+        MD_ATTR_MEMBERS,        /* a member folder or its state/slot was unreadable */
+        MD_ATTR_METADATA,       /* md/metadata_version */
         MD_ATTR_MEMBER_OFFSETS, /* each member's offset and new_offset (read with MD_ATTR_MEMBERS) */
-        MD_ATTR_RESYNC_START, /* md/resync_start */
-        MD_ATTR_TUNABLES, /* first of _MD_T_ARRAY_MAX bits, one per array tunable */
+        MD_ATTR_RESYNC_START,   /* md/resync_start */
+        MD_ATTR_TUNABLES,       /* first of _MD_T_ARRAY_MAX bits, one per array tunable */
         _MD_ATTR_MAX = MD_ATTR_TUNABLES + _MD_T_ARRAY_MAX,
 } md_attr;
 
@@ -64,12 +64,12 @@ typedef enum md_attr {
 
 /* What a member is doing, derived from its state flags, slot and recovery_start. */
 typedef enum md_member_role {
-        MD_ROLE_IN_SYNC,     /* active and in sync */
-        MD_ROLE_REBUILDING,  /* has a slot but is not in sync yet: being recovered onto */
-        MD_ROLE_SPARE,       /* hot spare: no slot */
-        MD_ROLE_FAULTY,      /* failed */
-        MD_ROLE_JOURNAL,     /* raid4/5/6 write journal */
-        MD_ROLE_UNKNOWN,     /* no readable state */
+        MD_ROLE_IN_SYNC,    /* active and in sync */
+        MD_ROLE_REBUILDING, /* has a slot but is not in sync yet: being recovered onto */
+        MD_ROLE_SPARE,      /* hot spare: no slot */
+        MD_ROLE_FAULTY,     /* failed */
+        MD_ROLE_JOURNAL,    /* raid4/5/6 write journal */
+        MD_ROLE_UNKNOWN,    /* no readable state */
         _MD_ROLE_MAX,
 } md_member_role;
 
@@ -87,27 +87,27 @@ typedef struct md_array {
         char name[MD_NAME_MAX + 1]; /* kernel name: "md0", "md127", "md_home" */
         md_level level;
         md_array_state state;
-        char uuid[37];         /* empty when absent (no superblock) */
-        uint64_t size_bytes;   /* from sys/block/<name>/size (sectors) x 512 */
-        md_tval component_size;/* KiB per member */
+        char uuid[37];          /* empty when absent (no superblock) */
+        uint64_t size_bytes;    /* from sys/block/<name>/size (sectors) x 512 */
+        md_tval component_size; /* KiB per member */
         md_newold raid_disks;
-        md_newold chunk_size;  /* bytes */
-        md_tval degraded;      /* number of missing members */
+        md_newold chunk_size;     /* bytes */
+        md_tval degraded;         /* number of missing members */
         md_tval reshape_position; /* sectors or NONE */
-        md_metadata metadata;  /* _MD_METADATA_INVALID when absent or unreadable */
-        md_tval resync_start;  /* sectors in sync from the start; NONE when all of it is */
+        md_metadata metadata;     /* _MD_METADATA_INVALID when absent or unreadable */
+        md_tval resync_start;     /* sectors in sync from the start; NONE when all of it is */
         bool has_bitmap;
 
-        md_member *members;    /* n_members valid entries, sorted by slot then name */
+        md_member *members; /* n_members valid entries, sorted by slot then name */
         unsigned n_members;
-        unsigned members_cap;  /* private: allocated entries */
+        unsigned members_cap; /* private: allocated entries */
 
-        md_sync_action sync_action;      /* _MD_SYNC_ACTION_INVALID when absent or unknown */
+        md_sync_action sync_action; /* _MD_SYNC_ACTION_INVALID when absent or unknown */
         md_sync_action last_sync_action;
         md_progress progress;
-        md_tval sync_speed;              /* KiB/s or NONE */
+        md_tval sync_speed; /* KiB/s or NONE */
         md_tval mismatch_cnt;
-        md_tval io_sectors;              /* sectors the array's users read and wrote since it started */
+        md_tval io_sectors; /* sectors the array's users read and wrote since it started */
         md_tval tunables[_MD_T_ARRAY_MAX];
 
         uint64_t bad; /* 1 << md_attr for each present but unreadable attribute */
@@ -129,7 +129,7 @@ typedef struct md_array_set {
 
 /* Member counts in collectd md plugin terms, plus the disks being rebuilt. */
 typedef struct md_disk_counts {
-        unsigned active;     /* in sync and not faulty */
+        unsigned active; /* in sync and not faulty */
         unsigned failed;
         unsigned spare;      /* hot spares only */
         unsigned missing;    /* raid_disks minus members holding a slot */
@@ -159,7 +159,7 @@ int md_read_array(const md_root *r, const char *name, md_array *a);
 
 int md_read_globals(const md_root *r, md_globals *ret);
 
-void md_array_free(md_array *a);     /* frees members; the struct itself is the caller's */
+void md_array_free(md_array *a); /* frees members; the struct itself is the caller's */
 void md_array_set_free(md_array_set *set);
 
 /*

@@ -33,7 +33,7 @@ static int scan_buffer(const char *buf, ssize_t n, md_dir_cb cb, void *userdata)
         ssize_t off = 0;
 
         while (off < n) {
-                const struct dirent64 *d = (const struct dirent64 *) (const void *) (buf + off);
+                const struct dirent64 *d = (const struct dirent64 *)(const void *)(buf + off);
                 int k;
 
                 if (d->d_reclen == 0)
@@ -41,7 +41,7 @@ static int scan_buffer(const char *buf, ssize_t n, md_dir_cb cb, void *userdata)
                 off += d->d_reclen;
                 if (is_dot(d->d_name))
                         continue;
-                k = cb(d->d_name, d->d_type, (ino_t) d->d_ino, userdata);
+                k = cb(d->d_name, d->d_type, (ino_t)d->d_ino, userdata);
                 if (k < 0)
                         return k;
         }

@@ -49,10 +49,10 @@ typedef struct kept_path {
 } kept_path;
 
 struct md_kept {
-        char name[MD_NAME_MAX + 1];  /* the array */
-        bool seen;                   /* read by the current md_read_arrays */
-        dev_t dev;                   /* filesystem of its md/ folder */
-        int fd[MD_LISTING_NAMES];    /* -1 when not kept */
+        char name[MD_NAME_MAX + 1]; /* the array */
+        bool seen;                  /* read by the current md_read_arrays */
+        dev_t dev;                  /* filesystem of its md/ folder */
+        int fd[MD_LISTING_NAMES];   /* -1 when not kept */
         ino_t ino[MD_LISTING_NAMES];
         kept_path path[MD_KEPT_PATHS];
         unsigned n_paths;
@@ -167,8 +167,7 @@ void md_fd_cache_free(md_fd_cache **pc) {
         *pc = NULL;
 }
 
-void md_kept_begin(md_fd_cache *c, md_kept *k, dev_t dev, const unsigned char *type,
-                   const ino_t *ino) {
+void md_kept_begin(md_fd_cache *c, md_kept *k, dev_t dev, const unsigned char *type, const ino_t *ino) {
         if (k->dev != dev)
                 kept_close_all(c, k);
         k->dev = dev;
@@ -198,7 +197,7 @@ void md_kept_end(md_fd_cache *c, md_kept *k) {
 
 /* NUL-terminates what a read of the whole buffer returned; -EFBIG when it filled it. */
 static ssize_t finish(char *buf, ssize_t n, size_t size) {
-        if ((size_t) n >= size)
+        if ((size_t)n >= size)
                 return -EFBIG;
         buf[n] = '\0';
         return n;
@@ -209,8 +208,7 @@ static ssize_t finish(char *buf, ssize_t n, size_t size) {
  * regular file, and reads it; returns the open fd in *ret_fd and its inode
  * in *ret_st for the caller to keep or close.
  */
-static ssize_t open_read(int dir_fd, const char *rel, char *buf, size_t size, int *ret_fd,
-                         struct stat *ret_st) {
+static ssize_t open_read(int dir_fd, const char *rel, char *buf, size_t size, int *ret_fd, struct stat *ret_st) {
         struct stat st;
         ssize_t n;
         int fd, e;
@@ -231,8 +229,8 @@ static ssize_t open_read(int dir_fd, const char *rel, char *buf, size_t size, in
 }
 
 /* Reads @name below md/ anew and keeps it if it is the listed inode and the budget allows. */
-static ssize_t open_read_keep(md_fd_cache *c, md_kept *k, int md_fd, unsigned i, const char *name,
-                              ino_t listed_ino, char *buf, size_t size) {
+static ssize_t open_read_keep(md_fd_cache *c, md_kept *k, int md_fd, unsigned i, const char *name, ino_t listed_ino,
+                              char *buf, size_t size) {
         struct stat st;
         ssize_t n;
         int fd;
@@ -250,8 +248,8 @@ static ssize_t open_read_keep(md_fd_cache *c, md_kept *k, int md_fd, unsigned i,
         return finish(buf, n, size);
 }
 
-ssize_t md_kept_read(md_fd_cache *c, md_kept *k, int md_fd, unsigned i, const char *name,
-                     ino_t listed_ino, char *buf, size_t size) {
+ssize_t md_kept_read(md_fd_cache *c, md_kept *k, int md_fd, unsigned i, const char *name, ino_t listed_ino, char *buf,
+                     size_t size) {
         ssize_t n;
 
         if (!c || !k || i >= MD_LISTING_NAMES || !buf || size == 0 || size > SSIZE_MAX)
@@ -295,8 +293,7 @@ static bool path_current(int dir_fd, const kept_path *p) {
         return S_ISREG(st.st_mode) && st.st_dev == p->dev && st.st_ino == p->ino;
 }
 
-ssize_t md_kept_read_path(md_fd_cache *c, md_kept *k, int dir_fd, const char *rel, char *buf,
-                          size_t size) {
+ssize_t md_kept_read_path(md_fd_cache *c, md_kept *k, int dir_fd, const char *rel, char *buf, size_t size) {
         kept_path *p;
         struct stat st;
         ssize_t n;

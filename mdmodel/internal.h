@@ -53,9 +53,9 @@ ssize_t md_root_read_listed(const md_root *r, const char *rel, char *buf, size_t
 typedef struct md_kept md_kept;
 
 typedef struct md_listing {
-        int dir_fd;  /* the array's folder, not owned */
-        md_root md;  /* md/ itself: relative names below it are one component */
-        bool listed; /* the whole folder was listed: type[] and ino[] are exact */
+        int dir_fd;                           /* the array's folder, not owned */
+        md_root md;                           /* md/ itself: relative names below it are one component */
+        bool listed;                          /* the whole folder was listed: type[] and ino[] are exact */
         unsigned char type[MD_LISTING_NAMES]; /* d_type of each known name, or ABSENT */
         ino_t ino[MD_LISTING_NAMES];
         md_fd_cache *cache; /* files kept open between reads, or NULL */
@@ -71,8 +71,7 @@ typedef struct md_listing {
  */
 int md_listing_open(const md_root *dir, md_array *a, md_listing *ret);
 /* The same, reading regular attributes through the kept files @k of @cache (both may be NULL). */
-int md_listing_open_kept(const md_root *dir, md_array *a, md_fd_cache *cache, md_kept *k,
-                         md_listing *ret);
+int md_listing_open_kept(const md_root *dir, md_array *a, md_fd_cache *cache, md_kept *k, md_listing *ret);
 void md_listing_close(md_listing *l);
 
 /* md_root_read of @rel below md/ ("level", "bitmap/location"), informed by the listing. */
@@ -108,8 +107,7 @@ void md_fd_cache_free(md_fd_cache **pc);
  * just listed (@type, @ino: md_listing's): forgets what was kept on another
  * filesystem and attributes no longer listed as the same regular file.
  */
-void md_kept_begin(md_fd_cache *c, md_kept *k, dev_t dev, const unsigned char *type,
-                   const ino_t *ino);
+void md_kept_begin(md_fd_cache *c, md_kept *k, dev_t dev, const unsigned char *type, const ino_t *ino);
 /* Ends it: files in sub-folders this read did not ask for (a member gone) are closed. */
 void md_kept_end(md_fd_cache *c, md_kept *k);
 /*
@@ -117,12 +115,11 @@ void md_kept_end(md_fd_cache *c, md_kept *k);
  * @listed_ino, below the md/ folder open at @md_fd: through the kept file
  * when it is that inode, else opened anew (and kept when the budget allows).
  */
-ssize_t md_kept_read(md_fd_cache *c, md_kept *k, int md_fd, unsigned i, const char *name,
-                     ino_t listed_ino, char *buf, size_t size);
+ssize_t md_kept_read(md_fd_cache *c, md_kept *k, int md_fd, unsigned i, const char *name, ino_t listed_ino, char *buf,
+                     size_t size);
 /*
  * Reads @rel below the array's folder @dir_fd ("md/dev-vda/state",
  * "queue/read_ahead_kb") through the kept file when fstatat of @rel finds
  * its inode, else opened anew (and kept when the budget allows).
  */
-ssize_t md_kept_read_path(md_fd_cache *c, md_kept *k, int dir_fd, const char *rel, char *buf,
-                          size_t size);
+ssize_t md_kept_read_path(md_fd_cache *c, md_kept *k, int dir_fd, const char *rel, char *buf, size_t size);

@@ -27,18 +27,35 @@
 
 /* Names directly under md/ that the model reads, in strcmp order for bsearch. */
 static const char *const names[] = {
-        "array_state",       "bitmap",           "chunk_size",       "component_size",
-        "degraded",          "group_thread_cnt", "last_sync_action", "level",
-        "metadata_version",  "mismatch_cnt",     "raid_disks",       "reshape_position",
-        "resync_start",      "stripe_cache_active", "stripe_cache_size", "sync_action",
-        "sync_completed",    "sync_max",         "sync_min",         "sync_speed",
-        "sync_speed_max",    "sync_speed_min",   "uuid",
+        "array_state",
+        "bitmap",
+        "chunk_size",
+        "component_size",
+        "degraded",
+        "group_thread_cnt",
+        "last_sync_action",
+        "level",
+        "metadata_version",
+        "mismatch_cnt",
+        "raid_disks",
+        "reshape_position",
+        "resync_start",
+        "stripe_cache_active",
+        "stripe_cache_size",
+        "sync_action",
+        "sync_completed",
+        "sync_max",
+        "sync_min",
+        "sync_speed",
+        "sync_speed_max",
+        "sync_speed_min",
+        "uuid",
 };
 
 _Static_assert(sizeof(names) / sizeof(names[0]) <= MD_LISTING_NAMES, "raise MD_LISTING_NAMES");
 
 static int name_cmp(const void *key, const void *elem) {
-        return strcmp(key, *(const char *const *) elem);
+        return strcmp(key, *(const char *const *)elem);
 }
 
 /* Index of @name in names[], or -1. */
@@ -46,7 +63,7 @@ static int name_index(const char *name) {
         const char *const *p;
 
         p = bsearch(name, names, sizeof(names) / sizeof(names[0]), sizeof(names[0]), name_cmp);
-        return p ? (int) (p - names) : -1;
+        return p ? (int)(p - names) : -1;
 }
 
 bool md_listing_knows(const char *name) {
@@ -157,8 +174,7 @@ int md_listing_open(const md_root *dir, md_array *a, md_listing *ret) {
         return md_listing_open_kept(dir, a, NULL, NULL, ret);
 }
 
-int md_listing_open_kept(const md_root *dir, md_array *a, md_fd_cache *cache, md_kept *kept,
-                         md_listing *ret) {
+int md_listing_open_kept(const md_root *dir, md_array *a, md_fd_cache *cache, md_kept *kept, md_listing *ret) {
         md_listing l = { .md = MD_ROOT_NULL, .dir_fd = dir ? dir->fd : -1 };
         listing_scan s = { .l = &l, .a = a };
         bool listable = false;
@@ -213,7 +229,7 @@ static ssize_t read_below_md(const md_listing *l, const char *rel, char *buf, si
         if (!l->kept)
                 return md_root_read(&l->md, rel, buf, size);
         n = snprintf(path, sizeof(path), "md/%s", rel);
-        if (n < 0 || (size_t) n >= sizeof(path))
+        if (n < 0 || (size_t)n >= sizeof(path))
                 return md_root_read(&l->md, rel, buf, size);
         return md_listing_read_path(l, path, buf, size);
 }
@@ -250,8 +266,7 @@ ssize_t md_listing_read(const md_listing *l, const char *rel, char *buf, size_t 
         if (i < 0 || strchr(rel, '/') || type == DT_LNK || type == DT_UNKNOWN)
                 return read_below_md(l, rel, buf, size);
         if (type == DT_REG && l->kept)
-                return md_kept_read(l->cache, l->kept, l->md.fd, (unsigned) i, rel, l->ino[i], buf,
-                                    size);
+                return md_kept_read(l->cache, l->kept, l->md.fd, (unsigned)i, rel, l->ino[i], buf, size);
         if (type == DT_REG)
                 return md_root_read_listed(&l->md, rel, buf, size);
         if (type == DT_DIR)

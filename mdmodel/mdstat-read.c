@@ -31,8 +31,8 @@ static int read_text(const md_root *r, md_mdstat *m, size_t *ret_len) {
                 m->buf_size *= 2;
         }
         if (n < 0)
-                return (int) n;
-        *ret_len = (size_t) n;
+                return (int)n;
+        *ret_len = (size_t)n;
         return 0;
 }
 
@@ -50,17 +50,17 @@ int md_read_mdstat(const md_root *r, md_mdstat *m) {
                 k = md_mdstat_parse(m->buf, len, m->entries, m->cap);
                 if (k < 0)
                         return k;
-                if ((unsigned) k <= m->cap)
+                if ((unsigned)k <= m->cap)
                         break;
                 /* More arrays than entries: grow to fit and parse again. */
-                md_mdstat_entry *grown = realloc(m->entries, (size_t) k * sizeof(*grown));
+                md_mdstat_entry *grown = realloc(m->entries, (size_t)k * sizeof(*grown));
 
                 if (!grown)
                         return -ENOMEM;
                 m->entries = grown;
-                m->cap = (unsigned) k;
+                m->cap = (unsigned)k;
         }
-        m->n = (unsigned) k;
+        m->n = (unsigned)k;
         return 0;
 }
 

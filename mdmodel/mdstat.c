@@ -18,7 +18,7 @@ typedef struct cursor {
 static bool starts_with(const char *p, const char *end, const char *prefix) {
         size_t n = strlen(prefix);
 
-        return (size_t) (end - p) >= n && memcmp(p, prefix, n) == 0;
+        return (size_t)(end - p) >= n && memcmp(p, prefix, n) == 0;
 }
 
 static void skip_blanks(cursor *c) {
@@ -38,7 +38,7 @@ static int number(cursor *c, uint64_t *ret) {
         uint64_t v = 0;
 
         while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-                unsigned d = (unsigned) (*c->p - '0');
+                unsigned d = (unsigned)(*c->p - '0');
 
                 if (v > (UINT64_MAX - d) / 10)
                         return -ERANGE;
@@ -78,7 +78,7 @@ static int action_word(cursor *c, md_mdstat_op *ret) {
 
 /* "[bar]  ACTION = PCT% (DONE/TOTAL) finish=Fmin speed=SK/sec", from the '['. */
 static int progress_line(cursor c, md_mdstat_entry *e) {
-        const char *close = memchr(c.p, ']', (size_t) (c.end - c.p));
+        const char *close = memchr(c.p, ']', (size_t)(c.end - c.p));
         uint64_t pct;
         int k;
 
@@ -97,14 +97,14 @@ static int progress_line(cursor c, md_mdstat_entry *e) {
         if (number(&c, &pct) < 0 || !expect(&c, ".") || number(&c, &pct) < 0 || !expect(&c, "%"))
                 return -EINVAL;
         skip_blanks(&c);
-        if (!expect(&c, "(") || number(&c, &e->done_kib) < 0 || !expect(&c, "/") ||
-            number(&c, &e->total_kib) < 0 || !expect(&c, ")"))
+        if (!expect(&c, "(") || number(&c, &e->done_kib) < 0 || !expect(&c, "/") || number(&c, &e->total_kib) < 0 ||
+            !expect(&c, ")"))
                 return -EINVAL;
         if (e->done_kib > e->total_kib)
                 return -EINVAL;
 
         e->speed_kib = 0;
-        const char *speed = memmem(c.p, (size_t) (c.end - c.p), "speed=", 6);
+        const char *speed = memmem(c.p, (size_t)(c.end - c.p), "speed=", 6);
         if (speed) {
                 c.p = speed + 6;
                 if (number(&c, &e->speed_kib) < 0 || !expect(&c, "K/sec"))
@@ -118,22 +118,21 @@ static bool slot_map(cursor c, md_mdstat_disks *d) {
         uint64_t n, m;
         unsigned in_sync = 0, len = 0;
 
-        if (!expect(&c, "[") || number(&c, &n) < 0 || !expect(&c, "/") || number(&c, &m) < 0 ||
-            !expect(&c, "] ["))
+        if (!expect(&c, "[") || number(&c, &n) < 0 || !expect(&c, "/") || number(&c, &m) < 0 || !expect(&c, "] ["))
                 return false;
         for (; c.p < c.end && (*c.p == 'U' || *c.p == '_'); c.p++, len++)
                 in_sync += *c.p == 'U';
         if (!expect(&c, "]") || len != n || m > n)
                 return false;
         d->has_map = true;
-        d->slots = (unsigned) n;
+        d->slots = (unsigned)n;
         d->in_sync = in_sync;
         return true;
 }
 
 /* The line after the header: "BLOCKS blocks ..." ending, for most levels, in the map. */
 static void blocks_line(cursor c, md_mdstat_entry *e) {
-        for (const char *p = c.p; (p = memchr(p, '[', (size_t) (c.end - p))); p++)
+        for (const char *p = c.p; (p = memchr(p, '[', (size_t)(c.end - p))); p++)
                 if (slot_map((cursor){ p, c.end }, &e->disks))
                         return;
 }
@@ -160,7 +159,7 @@ static int block_line(cursor c, md_mdstat_entry *e) {
 
 /* "DEV[N]" then flags such as "(W)(F)"; anything else is not a member. */
 static int member_word(cursor c, md_mdstat_disks *d) {
-        const char *open = memchr(c.p, '[', (size_t) (c.end - c.p));
+        const char *open = memchr(c.p, '[', (size_t)(c.end - c.p));
         bool faulty = false, spare = false, journal = false, replacement = false;
         uint64_t desc_nr;
 
@@ -198,10 +197,10 @@ static int header_words(cursor c, md_mdstat_disks *d) {
                 int k;
 
                 skip_blanks(&c);
-                sp = memchr(c.p, ' ', (size_t) (c.end - c.p));
+                sp = memchr(c.p, ' ', (size_t)(c.end - c.p));
                 w = (cursor){ c.p, sp ? sp : c.end };
                 c.p = w.end;
-                if (w.p == w.end || !memchr(w.p, '[', (size_t) (w.end - w.p)))
+                if (w.p == w.end || !memchr(w.p, '[', (size_t)(w.end - w.p)))
                         continue; /* "(read-only)", the level */
                 k = member_word(w, d);
                 if (k < 0)
@@ -212,12 +211,12 @@ static int header_words(cursor c, md_mdstat_disks *d) {
 
 /* "NAME : active|inactive ..." */
 static int header_line(cursor c, md_mdstat_entry *e) {
-        const char *sep = memmem(c.p, (size_t) (c.end - c.p), " : ", 3);
+        const char *sep = memmem(c.p, (size_t)(c.end - c.p), " : ", 3);
         size_t name_len;
 
         if (!sep)
                 return -EINVAL;
-        name_len = (size_t) (sep - c.p);
+        name_len = (size_t)(sep - c.p);
         if (name_len == 0 || name_len > MD_NAME_MAX || memchr(c.p, ' ', name_len))
                 return -EINVAL;
         memset(e, 0, sizeof(*e));
@@ -226,8 +225,7 @@ static int header_line(cursor c, md_mdstat_entry *e) {
         e->op = MD_MDSTAT_IDLE;
 
         c.p = sep + 3;
-        if (starts_with(c.p, c.end, "active") &&
-            (c.p + 6 == c.end || c.p[6] == ' ')) {
+        if (starts_with(c.p, c.end, "active") && (c.p + 6 == c.end || c.p[6] == ' ')) {
                 e->active = true;
                 c.p += 6;
         } else if (starts_with(c.p, c.end, "inactive") && (c.p + 8 == c.end || c.p[8] == ' ')) {
@@ -243,7 +241,7 @@ static bool next_line(cursor *all, cursor *ret_line) {
 
         if (all->p >= all->end)
                 return false;
-        nl = memchr(all->p, '\n', (size_t) (all->end - all->p));
+        nl = memchr(all->p, '\n', (size_t)(all->end - all->p));
         ret_line->p = all->p;
         ret_line->end = nl ? nl : all->end;
         all->p = nl ? nl + 1 : all->end;
@@ -281,7 +279,7 @@ int md_mdstat_parse(const char *buf, size_t len, md_mdstat_entry *ret, size_t n)
                 if (k < 0)
                         return k;
         }
-        return (int) count;
+        return (int)count;
 }
 
 const md_mdstat_entry *md_mdstat_find(const md_mdstat_entry *e, size_t n, const char *name) {
@@ -304,7 +302,7 @@ int md_mdstat_progress_percent(const md_array *a, const md_mdstat_entry *e, doub
                 return k;
         if (e->op < MD_MDSTAT_RESYNC || e->op > MD_MDSTAT_RESHAPE || e->total_kib == 0)
                 return -ENODATA;
-        live = 100.0 * (double) e->done_kib / (double) e->total_kib;
+        live = 100.0 * (double)e->done_kib / (double)e->total_kib;
         if (checkpoint > live + 25.0)
                 return -ENODATA;
         *ret = checkpoint;
@@ -330,7 +328,7 @@ void md_mdstat_disk_counts(const md_mdstat_entry *e, int64_t raid_disks, md_disk
                 c.active = originals;
                 c.rebuilding = d->replacement;
         }
-        if (raid_disks > (int64_t) originals)
-                c.missing = (unsigned) (raid_disks - (int64_t) originals);
+        if (raid_disks > (int64_t)originals)
+                c.missing = (unsigned)(raid_disks - (int64_t)originals);
         *ret = c;
 }

@@ -31,8 +31,8 @@
 #include "array.h"
 
 typedef enum md_mdstat_op {
-        MD_MDSTAT_IDLE,     /* no progress line */
-        MD_MDSTAT_RESYNC,   /* resync or repair */
+        MD_MDSTAT_IDLE,   /* no progress line */
+        MD_MDSTAT_RESYNC, /* resync or repair */
         MD_MDSTAT_RECOVERY,
         MD_MDSTAT_CHECK,
         MD_MDSTAT_RESHAPE,
@@ -62,9 +62,9 @@ typedef struct md_mdstat_entry {
         char name[MD_NAME_MAX + 1];
         bool active;
         md_mdstat_op op;
-        uint64_t done_kib;   /* live position, valid for RESYNC..RESHAPE */
+        uint64_t done_kib; /* live position, valid for RESYNC..RESHAPE */
         uint64_t total_kib;
-        uint64_t speed_kib;  /* "speed=" KiB/s, 0 when absent */
+        uint64_t speed_kib; /* "speed=" KiB/s, 0 when absent */
         md_mdstat_disks disks;
 } md_mdstat_entry;
 
@@ -111,8 +111,8 @@ void md_mdstat_disk_counts(const md_mdstat_entry *e, int64_t raid_disks, md_disk
 typedef struct md_mdstat {
         md_mdstat_entry *entries; /* n valid */
         unsigned n;
-        unsigned cap;   /* private */
-        char *buf;      /* private: the file's text */
+        unsigned cap; /* private */
+        char *buf;    /* private: the file's text */
         size_t buf_size;
 } md_mdstat;
 

@@ -23,13 +23,12 @@
  * judge. The member folders are not listed (that would cost more than the
  * three opens it could save): a kept file is checked by its path instead.
  */
-static ssize_t read_member_attr(const md_listing *l, const char *member, const char *attr,
-                                char *buf, size_t size) {
+static ssize_t read_member_attr(const md_listing *l, const char *member, const char *attr, char *buf, size_t size) {
         char path[MD_NAME_MAX + 64];
         int n;
 
         n = snprintf(path, sizeof(path), "md/" MD_MEMBER_PREFIX "%s/%s", member, attr);
-        if (n < 0 || (size_t) n >= sizeof(path))
+        if (n < 0 || (size_t)n >= sizeof(path))
                 return -ENAMETOOLONG;
         return md_listing_read_path(l, path, buf, size);
 }
@@ -43,8 +42,8 @@ static int read_slot(const md_listing *dir, const char *member, int64_t *ret) {
 
         n = read_member_attr(dir, member, "slot", buf, sizeof(buf));
         if (n < 0)
-                return (int) n;
-        if (md_parse_tval(buf, (size_t) n, &t) == 0 && t.kind == MD_V_NONE) {
+                return (int)n;
+        if (md_parse_tval(buf, (size_t)n, &t) == 0 && t.kind == MD_V_NONE) {
                 *ret = -1;
                 return 0;
         }
@@ -52,9 +51,9 @@ static int read_slot(const md_listing *dir, const char *member, int64_t *ret) {
                 *ret = -1;
                 return 0;
         }
-        if (md_parse_u64(buf, (size_t) n, &v) < 0 || v > INT64_MAX)
+        if (md_parse_u64(buf, (size_t)n, &v) < 0 || v > INT64_MAX)
                 return -EINVAL;
-        *ret = (int64_t) v;
+        *ret = (int64_t)v;
         return 0;
 }
 
@@ -64,8 +63,8 @@ static int read_state(const md_listing *dir, const char *member, unsigned *ret) 
 
         n = read_member_attr(dir, member, "state", buf, sizeof(buf));
         if (n < 0)
-                return (int) n;
-        return md_parse_member_state(buf, (size_t) n, ret);
+                return (int)n;
+        return md_parse_member_state(buf, (size_t)n, ret);
 }
 
 static md_tval read_recovery_start(const md_listing *dir, const char *member, bool *bad) {
@@ -76,8 +75,7 @@ static md_tval read_recovery_start(const md_listing *dir, const char *member, bo
         n = read_member_attr(dir, member, "recovery_start", buf, sizeof(buf));
         if (n == -ENOENT)
                 return (md_tval){ .kind = MD_V_ABSENT };
-        if (n < 0 || md_parse_tval(buf, (size_t) n, &t) < 0 ||
-            (t.kind != MD_V_NUMBER && t.kind != MD_V_NONE)) {
+        if (n < 0 || md_parse_tval(buf, (size_t)n, &t) < 0 || (t.kind != MD_V_NUMBER && t.kind != MD_V_NONE)) {
                 *bad = true;
                 return (md_tval){ .kind = MD_V_UNKNOWN };
         }
@@ -112,7 +110,7 @@ static md_tval read_offset(const md_listing *dir, const char *member, const char
         n = read_member_attr(dir, member, attr, buf, sizeof(buf));
         if (n == -ENOENT)
                 return (md_tval){ .kind = MD_V_ABSENT };
-        if (n < 0 || md_parse_tval(buf, (size_t) n, &v) < 0 || v.kind != MD_V_NUMBER) {
+        if (n < 0 || md_parse_tval(buf, (size_t)n, &v) < 0 || v.kind != MD_V_NUMBER) {
                 *bad = true;
                 return (md_tval){ .kind = MD_V_UNKNOWN };
         }
@@ -147,7 +145,7 @@ static void read_member(const md_listing *dir, md_member *m, bool offsets, bool 
 
 /* Slot order, members without a slot (spares, journal, unknown) last, then by name. */
 static int member_cmp(const md_member *x, const md_member *y) {
-        uint64_t sx = (uint64_t) x->slot, sy = (uint64_t) y->slot; /* -1 sorts last */
+        uint64_t sx = (uint64_t)x->slot, sy = (uint64_t)y->slot; /* -1 sorts last */
 
         if (sx != sy)
                 return sx < sy ? -1 : 1;

@@ -39,7 +39,7 @@ static int parse_digits(const char *buf, size_t len, uint64_t *ret) {
 
                 if (!is_digit(buf[i]))
                         return -EINVAL;
-                d = (unsigned) (buf[i] - '0');
+                d = (unsigned)(buf[i] - '0');
                 if (v > (UINT64_MAX - d) / 10)
                         return -ERANGE;
                 v = v * 10 + d;
@@ -71,11 +71,11 @@ static int lookup(const char *buf, size_t len, const char *const *table, int n) 
 
 /* md's personality names, as level_show prints them. */
 static const char *const level_names[_MD_LEVEL_MAX] = {
-        [MD_LEVEL_LINEAR] = "linear",       [MD_LEVEL_RAID0] = "raid0",
-        [MD_LEVEL_RAID1] = "raid1",         [MD_LEVEL_RAID4] = "raid4",
-        [MD_LEVEL_RAID5] = "raid5",         [MD_LEVEL_RAID6] = "raid6",
-        [MD_LEVEL_RAID10] = "raid10",       [MD_LEVEL_MULTIPATH] = "multipath",
-        [MD_LEVEL_FAULTY] = "faulty",       [MD_LEVEL_CONTAINER] = "container",
+        [MD_LEVEL_LINEAR] = "linear", [MD_LEVEL_RAID0] = "raid0",
+        [MD_LEVEL_RAID1] = "raid1",   [MD_LEVEL_RAID4] = "raid4",
+        [MD_LEVEL_RAID5] = "raid5",   [MD_LEVEL_RAID6] = "raid6",
+        [MD_LEVEL_RAID10] = "raid10", [MD_LEVEL_MULTIPATH] = "multipath",
+        [MD_LEVEL_FAULTY] = "faulty", [MD_LEVEL_CONTAINER] = "container",
         [MD_LEVEL_NONE] = "",
 };
 
@@ -88,9 +88,8 @@ static int level_from_number(const char *buf, size_t len) {
                 const char *word;
                 md_level level;
         } numbers[] = {
-                { "-1", MD_LEVEL_LINEAR }, { "0", MD_LEVEL_RAID0 }, { "1", MD_LEVEL_RAID1 },
-                { "4", MD_LEVEL_RAID4 },   { "5", MD_LEVEL_RAID5 }, { "6", MD_LEVEL_RAID6 },
-                { "10", MD_LEVEL_RAID10 },
+                { "-1", MD_LEVEL_LINEAR }, { "0", MD_LEVEL_RAID0 }, { "1", MD_LEVEL_RAID1 },   { "4", MD_LEVEL_RAID4 },
+                { "5", MD_LEVEL_RAID5 },   { "6", MD_LEVEL_RAID6 }, { "10", MD_LEVEL_RAID10 },
         };
 
         for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
@@ -110,7 +109,7 @@ int md_parse_level(const char *buf, size_t len, md_level *ret) {
                 l = level_from_number(buf, len);
         if (l < 0)
                 return l;
-        *ret = (md_level) l;
+        *ret = (md_level)l;
         return 0;
 }
 
@@ -135,13 +134,13 @@ int md_parse_array_state(const char *buf, size_t len, md_array_state *ret) {
         s = lookup(buf, strip_newline(buf, len), array_state_names, _MD_ARRAY_STATE_MAX);
         if (s < 0)
                 return s;
-        *ret = (md_array_state) s;
+        *ret = (md_array_state)s;
         return 0;
 }
 
 static const char *const sync_action_names[_MD_SYNC_ACTION_MAX] = {
-        [MD_SYNC_IDLE] = "idle",       [MD_SYNC_RESYNC] = "resync", [MD_SYNC_RECOVER] = "recover",
-        [MD_SYNC_CHECK] = "check",     [MD_SYNC_REPAIR] = "repair", [MD_SYNC_RESHAPE] = "reshape",
+        [MD_SYNC_IDLE] = "idle",     [MD_SYNC_RESYNC] = "resync", [MD_SYNC_RECOVER] = "recover",
+        [MD_SYNC_CHECK] = "check",   [MD_SYNC_REPAIR] = "repair", [MD_SYNC_RESHAPE] = "reshape",
         [MD_SYNC_FROZEN] = "frozen",
 };
 
@@ -162,7 +161,7 @@ int md_parse_sync_action(const char *buf, size_t len, md_sync_action *ret) {
                 a = MD_SYNC_IDLE;
         if (a < 0)
                 return a;
-        *ret = (md_sync_action) a;
+        *ret = (md_sync_action)a;
         return 0;
 }
 
@@ -241,7 +240,7 @@ int md_parse_member_state(const char *buf, size_t len, unsigned *ret_flags) {
         len = strip_newline(buf, len);
         while (start < len) {
                 const char *comma = memchr(buf + start, ',', len - start);
-                size_t end = comma ? (size_t) (comma - buf) : len;
+                size_t end = comma ? (size_t)(comma - buf) : len;
                 unsigned flag;
                 int k;
 
@@ -325,7 +324,7 @@ int md_parse_newold(const char *buf, size_t len, md_newold *ret) {
                 return 0;
         }
 
-        size_t head = (size_t) (space - buf);
+        size_t head = (size_t)(space - buf);
         const char *old = space + 1;
         size_t old_len = len - head - 1;
 
@@ -365,7 +364,7 @@ int md_parse_progress(const char *buf, size_t len, md_progress *ret) {
         sep = memmem(buf, len, " / ", 3);
         if (!sep)
                 return -EINVAL;
-        head = (size_t) (sep - buf);
+        head = (size_t)(sep - buf);
         k = parse_digits(buf, head, &p.done);
         if (k < 0)
                 return k;
@@ -399,7 +398,7 @@ int md_parse_uuid(const char *buf, size_t len, char ret[37]) {
                                 return -EINVAL;
                 } else if (!is_hex(c))
                         return -EINVAL;
-                out[i] = (c >= 'A' && c <= 'F') ? (char) (c - 'A' + 'a') : c;
+                out[i] = (c >= 'A' && c <= 'F') ? (char)(c - 'A' + 'a') : c;
         }
         out[36] = '\0';
         memcpy(ret, out, sizeof(out));
@@ -486,10 +485,10 @@ int md_tval_format(const md_tval *v, char *buf, size_t size) {
         default:
                 return -EINVAL;
         }
-        if (n < 0 || (size_t) n >= sizeof(tmp))
+        if (n < 0 || (size_t)n >= sizeof(tmp))
                 return -EINVAL;
-        if ((size_t) n >= size)
+        if ((size_t)n >= size)
                 return -ENOBUFS;
-        memcpy(buf, tmp, (size_t) n + 1);
+        memcpy(buf, tmp, (size_t)n + 1);
         return 0;
 }

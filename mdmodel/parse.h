@@ -32,11 +32,10 @@ typedef enum md_level {
 
 /* Bit for a level, for the tunables table's level masks. */
 #define MD_LEVEL_BIT(l) (1u << (l))
-#define MD_LEVELS_SYNCING                                                                          \
-        (MD_LEVEL_BIT(MD_LEVEL_RAID1) | MD_LEVEL_BIT(MD_LEVEL_RAID4) | MD_LEVEL_BIT(MD_LEVEL_RAID5) | \
+#define MD_LEVELS_SYNCING                                                                                              \
+        (MD_LEVEL_BIT(MD_LEVEL_RAID1) | MD_LEVEL_BIT(MD_LEVEL_RAID4) | MD_LEVEL_BIT(MD_LEVEL_RAID5) |                  \
          MD_LEVEL_BIT(MD_LEVEL_RAID6) | MD_LEVEL_BIT(MD_LEVEL_RAID10))
-#define MD_LEVELS_PARITY                                                                           \
-        (MD_LEVEL_BIT(MD_LEVEL_RAID4) | MD_LEVEL_BIT(MD_LEVEL_RAID5) | MD_LEVEL_BIT(MD_LEVEL_RAID6))
+#define MD_LEVELS_PARITY (MD_LEVEL_BIT(MD_LEVEL_RAID4) | MD_LEVEL_BIT(MD_LEVEL_RAID5) | MD_LEVEL_BIT(MD_LEVEL_RAID6))
 
 typedef enum md_array_state {
         MD_ARRAY_CLEAR,

@@ -35,8 +35,7 @@ bool md_name_valid(const char *name) {
         for (size_t i = 2; i < n; i++) {
                 char c = name[i];
 
-                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '_'))
+                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
                         return false;
         }
         return true;
@@ -51,7 +50,7 @@ static int fd_path(int fd, char *buf, size_t size) {
         n = readlink(self, buf, size - 1);
         if (n < 0)
                 return -errno;
-        if ((size_t) n >= size - 1)
+        if ((size_t)n >= size - 1)
                 return -ENAMETOOLONG;
         buf[n] = '\0';
         return 0;
@@ -95,7 +94,7 @@ static bool climbs(const char *rel) {
 
 int md_openat_beneath(int dir_fd, const char *rel, int flags) {
         struct open_how how = {
-                .flags = (uint64_t) flags,
+                .flags = (uint64_t)flags,
                 .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
         };
         long fd;
@@ -104,7 +103,7 @@ int md_openat_beneath(int dir_fd, const char *rel, int flags) {
                 return -EXDEV;
         fd = syscall(SYS_openat2, dir_fd, rel, &how, sizeof(how));
         if (fd >= 0)
-                return (int) fd;
+                return (int)fd;
         if (errno != ENOSYS)
                 return -errno;
         return openat_checked(dir_fd, rel, flags);
@@ -228,7 +227,7 @@ static ssize_t read_close(int fd, char *buf, size_t size, bool check_empty) {
         close(fd);
         if (k < 0)
                 return k;
-        if ((size_t) n >= size)
+        if ((size_t)n >= size)
                 return -EFBIG;
         buf[n] = '\0';
         return n;
@@ -303,13 +302,13 @@ ssize_t md_root_read_file(const md_root *r, const char *rel, char *buf, size_t s
                         k = errno == EAGAIN ? -EINVAL : -errno;
                 if (n <= 0)
                         break;
-                len += (size_t) n;
+                len += (size_t)n;
         }
         close(fd);
         if (k < 0)
                 return k;
         buf[len] = '\0';
-        return (ssize_t) len;
+        return (ssize_t)len;
 }
 
 int md_root_write(const md_root *r, const char *rel, const char *value) {
@@ -347,7 +346,7 @@ int md_root_write(const md_root *r, const char *rel, const char *value) {
                 k = -errno;
         if (k < 0)
                 return k;
-        if ((size_t) n != len)
+        if ((size_t)n != len)
                 return -EIO;
         return 0;
 }

@@ -13,70 +13,110 @@
 #include "tunables.h"
 
 /* Every level that is a block device with a request queue: all but containers and "none". */
-#define MD_LEVELS_BLOCK                                                                            \
-        ((MD_LEVEL_BIT(_MD_LEVEL_MAX) - 1u) & ~MD_LEVEL_BIT(MD_LEVEL_CONTAINER) &                  \
-         ~MD_LEVEL_BIT(MD_LEVEL_NONE))
+#define MD_LEVELS_BLOCK                                                                                                \
+        ((MD_LEVEL_BIT(_MD_LEVEL_MAX) - 1u) & ~MD_LEVEL_BIT(MD_LEVEL_CONTAINER) & ~MD_LEVEL_BIT(MD_LEVEL_NONE))
 
 static const md_tunable_info table[_MD_T_MAX] = {
         /*
          * sync_speed_min/max: the store method refuses 0 ("system" resets the
          * mode instead) and anything that does not fit an int.
          */
-        [MD_T_SYNC_SPEED_MIN] = { .name = "sync_speed_min", .path = "md/sync_speed_min",
-                                  .scope = MD_SCOPE_ARRAY, .min = 1, .max = INT_MAX,
-                                  .levels = MD_LEVELS_SYNCING, .restore = MD_RESTORE_MODE,
+        [MD_T_SYNC_SPEED_MIN] = { .name = "sync_speed_min",
+                                  .path = "md/sync_speed_min",
+                                  .scope = MD_SCOPE_ARRAY,
+                                  .min = 1,
+                                  .max = INT_MAX,
+                                  .levels = MD_LEVELS_SYNCING,
+                                  .restore = MD_RESTORE_MODE,
                                   .unit = "KiB/s" },
-        [MD_T_SYNC_SPEED_MAX] = { .name = "sync_speed_max", .path = "md/sync_speed_max",
-                                  .scope = MD_SCOPE_ARRAY, .min = 1, .max = INT_MAX,
-                                  .levels = MD_LEVELS_SYNCING, .restore = MD_RESTORE_MODE,
+        [MD_T_SYNC_SPEED_MAX] = { .name = "sync_speed_max",
+                                  .path = "md/sync_speed_max",
+                                  .scope = MD_SCOPE_ARRAY,
+                                  .min = 1,
+                                  .max = INT_MAX,
+                                  .levels = MD_LEVELS_SYNCING,
+                                  .restore = MD_RESTORE_MODE,
                                   .unit = "KiB/s" },
         /*
          * sync_min/max: sector positions the sync thread stays within. A
          * completed operation resets sync_max to "max" (sync_min only after a
          * requested check or repair, and a boost never writes it).
          */
-        [MD_T_SYNC_MIN] = { .name = "sync_min", .path = "md/sync_min", .scope = MD_SCOPE_ARRAY,
-                            .min = 0, .max = UINT64_MAX, .levels = MD_LEVELS_SYNCING,
-                            .restore = MD_RESTORE_NUMBER, .unit = "sectors" },
-        [MD_T_SYNC_MAX] = { .name = "sync_max", .path = "md/sync_max", .scope = MD_SCOPE_ARRAY,
-                            .min = 0, .max = UINT64_MAX, .levels = MD_LEVELS_SYNCING,
-                            .restore = MD_RESTORE_MAX, .forgotten_on_completion = true,
+        [MD_T_SYNC_MIN] = { .name = "sync_min",
+                            .path = "md/sync_min",
+                            .scope = MD_SCOPE_ARRAY,
+                            .min = 0,
+                            .max = UINT64_MAX,
+                            .levels = MD_LEVELS_SYNCING,
+                            .restore = MD_RESTORE_NUMBER,
+                            .unit = "sectors" },
+        [MD_T_SYNC_MAX] = { .name = "sync_max",
+                            .path = "md/sync_max",
+                            .scope = MD_SCOPE_ARRAY,
+                            .min = 0,
+                            .max = UINT64_MAX,
+                            .levels = MD_LEVELS_SYNCING,
+                            .restore = MD_RESTORE_MAX,
+                            .forgotten_on_completion = true,
                             .unit = "sectors" },
         /*
          * raid5_set_cache_size refuses below 17 (NR_STRIPES floor) and above
          * 32768; every stripe holds one 4 KiB page per member.
          */
-        [MD_T_STRIPE_CACHE_SIZE] = { .name = "stripe_cache_size", .path = "md/stripe_cache_size",
-                                     .scope = MD_SCOPE_ARRAY, .min = 17, .max = 32768,
-                                     .levels = MD_LEVELS_PARITY, .restore = MD_RESTORE_NUMBER,
-                                     .unit = "stripes", .mem_bytes_per_unit_per_member = 4096 },
+        [MD_T_STRIPE_CACHE_SIZE] = { .name = "stripe_cache_size",
+                                     .path = "md/stripe_cache_size",
+                                     .scope = MD_SCOPE_ARRAY,
+                                     .min = 17,
+                                     .max = 32768,
+                                     .levels = MD_LEVELS_PARITY,
+                                     .restore = MD_RESTORE_NUMBER,
+                                     .unit = "stripes",
+                                     .mem_bytes_per_unit_per_member = 4096 },
         [MD_T_STRIPE_CACHE_ACTIVE] = { .name = "stripe_cache_active",
-                                       .path = "md/stripe_cache_active", .scope = MD_SCOPE_ARRAY,
-                                       .min = 0, .max = 32768, .levels = MD_LEVELS_PARITY,
-                                       .restore = MD_RESTORE_NEVER, .unit = "stripes" },
+                                       .path = "md/stripe_cache_active",
+                                       .scope = MD_SCOPE_ARRAY,
+                                       .min = 0,
+                                       .max = 32768,
+                                       .levels = MD_LEVELS_PARITY,
+                                       .restore = MD_RESTORE_NEVER,
+                                       .unit = "stripes" },
         /* raid5_store_group_thread_cnt refuses more than 8192 worker threads. */
-        [MD_T_GROUP_THREAD_CNT] = { .name = "group_thread_cnt", .path = "md/group_thread_cnt",
-                                    .scope = MD_SCOPE_ARRAY, .min = 0, .max = 8192,
-                                    .levels = MD_LEVELS_PARITY, .restore = MD_RESTORE_NUMBER,
+        [MD_T_GROUP_THREAD_CNT] = { .name = "group_thread_cnt",
+                                    .path = "md/group_thread_cnt",
+                                    .scope = MD_SCOPE_ARRAY,
+                                    .min = 0,
+                                    .max = 8192,
+                                    .levels = MD_LEVELS_PARITY,
+                                    .restore = MD_RESTORE_NUMBER,
                                     .unit = "threads" },
         /*
          * The block layer takes any unsigned long here; a read-ahead beyond
          * 4 TiB is meaningless, so the range stops at UINT32_MAX KiB, which
          * also keeps the value exact on 32-bit kernels.
          */
-        [MD_T_READ_AHEAD_KB] = { .name = "read_ahead_kb", .path = "queue/read_ahead_kb",
-                                 .scope = MD_SCOPE_ARRAY, .min = 0, .max = UINT32_MAX,
+        [MD_T_READ_AHEAD_KB] = { .name = "read_ahead_kb",
+                                 .path = "queue/read_ahead_kb",
+                                 .scope = MD_SCOPE_ARRAY,
+                                 .min = 0,
+                                 .max = UINT32_MAX,
                                  .levels = MD_LEVELS_BLOCK,
-                                 .restore = MD_RESTORE_NUMBER, .unit = "KiB" },
+                                 .restore = MD_RESTORE_NUMBER,
+                                 .unit = "KiB" },
         /* The sysctls are proc_dointvec: no range check beyond an int. */
         [MD_T_SPEED_LIMIT_MIN] = { .name = "speed_limit_min",
                                    .path = "proc/sys/dev/raid/speed_limit_min",
-                                   .scope = MD_SCOPE_GLOBAL, .min = 0, .max = INT_MAX,
-                                   .restore = MD_RESTORE_NUMBER, .unit = "KiB/s" },
+                                   .scope = MD_SCOPE_GLOBAL,
+                                   .min = 0,
+                                   .max = INT_MAX,
+                                   .restore = MD_RESTORE_NUMBER,
+                                   .unit = "KiB/s" },
         [MD_T_SPEED_LIMIT_MAX] = { .name = "speed_limit_max",
                                    .path = "proc/sys/dev/raid/speed_limit_max",
-                                   .scope = MD_SCOPE_GLOBAL, .min = 0, .max = INT_MAX,
-                                   .restore = MD_RESTORE_NUMBER, .unit = "KiB/s" },
+                                   .scope = MD_SCOPE_GLOBAL,
+                                   .min = 0,
+                                   .max = INT_MAX,
+                                   .restore = MD_RESTORE_NUMBER,
+                                   .unit = "KiB/s" },
 };
 
 const md_tunable_info *md_tunable_get(md_tunable t) {
@@ -90,7 +130,7 @@ md_tunable md_tunable_from_name(const char *name) {
                 return _MD_T_INVALID;
         for (int t = 0; t < _MD_T_MAX; t++)
                 if (strcmp(table[t].name, name) == 0)
-                        return (md_tunable) t;
+                        return (md_tunable)t;
         return _MD_T_INVALID;
 }
 
@@ -182,7 +222,7 @@ static int tunable_path(const md_tunable_info *i, const char *array, char *buf, 
         if (!md_name_valid(array))
                 return -EINVAL;
         n = snprintf(buf, size, "sys/block/%s/%s", array, i->path);
-        if (n < 0 || (size_t) n >= size)
+        if (n < 0 || (size_t)n >= size)
                 return -ENAMETOOLONG;
         return 0;
 }
@@ -223,8 +263,8 @@ int md_tunable_read(const md_root *r, const char *array, md_tunable t, md_tval *
                 return 0;
         }
         if (n < 0)
-                return (int) n;
-        k = md_parse_tval(buf, (size_t) n, &v);
+                return (int)n;
+        k = md_parse_tval(buf, (size_t)n, &v);
         if (k < 0)
                 return k;
         *ret = v;
@@ -232,8 +272,7 @@ int md_tunable_read(const md_root *r, const char *array, md_tunable t, md_tval *
 }
 
 /* What a caller may write: a decimal number, or the one keyword the tunable's restore kind uses. */
-static int check_text(const md_tunable_info *i, const char *text, uint64_t *ret_number,
-                      bool *ret_is_number) {
+static int check_text(const md_tunable_info *i, const char *text, uint64_t *ret_number, bool *ret_is_number) {
         uint64_t v;
 
         if (i->restore == MD_RESTORE_NEVER)
@@ -265,8 +304,7 @@ static bool readback_matches(const md_tval *v, const char *text, bool is_number,
         return v->kind == MD_V_MAX;
 }
 
-int md_tunable_write(const md_root *r, const char *array, md_tunable t, const char *text,
-                     md_tval *ret_readback) {
+int md_tunable_write(const md_root *r, const char *array, md_tunable t, const char *text, md_tval *ret_readback) {
         const md_tunable_info *i = md_tunable_get(t);
         uint64_t number = 0;
         bool is_number = false;

@@ -19,14 +19,14 @@
 
 typedef enum md_tunable {
         /* per array */
-        MD_T_SYNC_SPEED_MIN,     /* md/sync_speed_min, KiB/s, "N (system|local)" */
-        MD_T_SYNC_SPEED_MAX,     /* md/sync_speed_max, KiB/s, "N (system|local)" */
-        MD_T_SYNC_MIN,           /* md/sync_min, sectors */
-        MD_T_SYNC_MAX,           /* md/sync_max, sectors or "max" */
-        MD_T_STRIPE_CACHE_SIZE,  /* md/stripe_cache_size, stripes, raid4/5/6 */
-        MD_T_STRIPE_CACHE_ACTIVE,/* md/stripe_cache_active, read-only */
-        MD_T_GROUP_THREAD_CNT,   /* md/group_thread_cnt, raid4/5/6 */
-        MD_T_READ_AHEAD_KB,      /* queue/read_ahead_kb, KiB */
+        MD_T_SYNC_SPEED_MIN,      /* md/sync_speed_min, KiB/s, "N (system|local)" */
+        MD_T_SYNC_SPEED_MAX,      /* md/sync_speed_max, KiB/s, "N (system|local)" */
+        MD_T_SYNC_MIN,            /* md/sync_min, sectors */
+        MD_T_SYNC_MAX,            /* md/sync_max, sectors or "max" */
+        MD_T_STRIPE_CACHE_SIZE,   /* md/stripe_cache_size, stripes, raid4/5/6 */
+        MD_T_STRIPE_CACHE_ACTIVE, /* md/stripe_cache_active, read-only */
+        MD_T_GROUP_THREAD_CNT,    /* md/group_thread_cnt, raid4/5/6 */
+        MD_T_READ_AHEAD_KB,       /* queue/read_ahead_kb, KiB */
         _MD_T_ARRAY_MAX,
         /* global */
         MD_T_SPEED_LIMIT_MIN = _MD_T_ARRAY_MAX, /* /proc/sys/dev/raid/speed_limit_min */
@@ -49,11 +49,11 @@ typedef enum md_restore {
 } md_restore;
 
 typedef struct md_tunable_info {
-        const char *name;    /* "sync_speed_min": the D-Bus, journal and metric name */
-        const char *path;    /* "md/sync_speed_min" (array) or "proc/sys/dev/raid/..." (global) */
+        const char *name; /* "sync_speed_min": the D-Bus, journal and metric name */
+        const char *path; /* "md/sync_speed_min" (array) or "proc/sys/dev/raid/..." (global) */
         md_scope scope;
-        uint64_t min, max;   /* range the kernel accepts for a number */
-        unsigned levels;     /* MD_LEVEL_BIT mask of levels that have it; 0 for global */
+        uint64_t min, max; /* range the kernel accepts for a number */
+        unsigned levels;   /* MD_LEVEL_BIT mask of levels that have it; 0 for global */
         md_restore restore;
         /*
          * The kernel drops the value when an operation completes (md_do_sync
@@ -61,7 +61,7 @@ typedef struct md_tunable_info {
          * so an original is only meaningful while that operation runs.
          */
         bool forgotten_on_completion;
-        const char *unit;    /* "KiB/s", "sectors", "stripes", "KiB", "threads" */
+        const char *unit;                       /* "KiB/s", "sectors", "stripes", "KiB", "threads" */
         uint64_t mem_bytes_per_unit_per_member; /* stripe cache: 4096; else 0 */
 } md_tunable_info;
 
@@ -101,5 +101,4 @@ int md_tunable_read(const md_root *r, const char *array, md_tunable t, md_tval *
  * the write's negative errno if the kernel refused, or -EIO if the value read
  * back differs (the kernel clamped it or someone raced us).
  */
-int md_tunable_write(const md_root *r, const char *array, md_tunable t, const char *text,
-                     md_tval *ret_readback);
+int md_tunable_write(const md_root *r, const char *array, md_tunable t, const char *text, md_tval *ret_readback);

@@ -22,16 +22,14 @@
 #include "array.h"
 #include "mdstat.h"
 
-static double cpu_seconds(void)
-{
+static double cpu_seconds(void) {
         struct timespec ts;
 
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
         return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int parse_reads(const char *s, unsigned long *ret)
-{
+static int parse_reads(const char *s, unsigned long *ret) {
         char *end;
         unsigned long n;
 
@@ -56,20 +54,17 @@ static bool replay;
 static md_globals replay_globals;
 
 int __wrap_md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs);
-int __wrap_md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs)
-{
+int __wrap_md_read_arrays_of(const md_root *r, md_array_set *set, uint64_t attrs) {
         return replay ? 0 : __real_md_read_arrays_of(r, set, attrs);
 }
 
 int __wrap_md_read_mdstat(const md_root *r, md_mdstat *m);
-int __wrap_md_read_mdstat(const md_root *r, md_mdstat *m)
-{
+int __wrap_md_read_mdstat(const md_root *r, md_mdstat *m) {
         return replay ? 0 : __real_md_read_mdstat(r, m);
 }
 
 int __wrap_md_read_globals(const md_root *r, md_globals *ret);
-int __wrap_md_read_globals(const md_root *r, md_globals *ret)
-{
+int __wrap_md_read_globals(const md_root *r, md_globals *ret) {
         int k;
 
         if (replay) {
@@ -83,8 +78,7 @@ int __wrap_md_read_globals(const md_root *r, md_globals *ret)
 }
 
 /* CPU seconds for @reads calls of the read callback. */
-static int time_reads(unsigned long reads, double *ret)
-{
+static int time_reads(unsigned long reads, double *ret) {
         double t0 = cpu_seconds();
 
         for (unsigned long i = 0; i < reads; i++)
@@ -94,8 +88,7 @@ static int time_reads(unsigned long reads, double *ret)
         return 0;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
         mock_config_item c;
         unsigned long reads;
         size_t arrays, heap_before, heap_after;
@@ -118,8 +111,7 @@ int main(int argc, char **argv)
                 if (strcmp(mock.values[i].type_instance, "active") == 0)
                         arrays++;
         if (arrays == 0 || mock.n_logs != 0) {
-                fprintf(stderr, "%s: %zu arrays, %zu log lines: not a clean tree\n", argv[1],
-                        arrays, mock.n_logs);
+                fprintf(stderr, "%s: %zu arrays, %zu log lines: not a clean tree\n", argv[1], arrays, mock.n_logs);
                 return 1;
         }
 
@@ -136,7 +128,7 @@ int main(int argc, char **argv)
         own *= 1e6 / (double)reads;
         printf("%3zu arrays  %6lu reads  %8.1f us/read  %6.1f us/array/read"
                " (plugin's own work %4.1f, library reading %6.1f)  heap %zu -> %zu bytes\n",
-               arrays, reads, total, total / (double)arrays, own / (double)arrays,
-               (total - own) / (double)arrays, heap_before, heap_after);
+               arrays, reads, total, total / (double)arrays, own / (double)arrays, (total - own) / (double)arrays,
+               heap_before, heap_after);
         return heap_after > heap_before ? 1 : 0;
 }

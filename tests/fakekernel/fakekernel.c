@@ -52,7 +52,7 @@ static int kstrtoull(const char *s, unsigned long long *ret) {
         if (*p < '0' || *p > '9')
                 return -EINVAL;
         for (; *p >= '0' && *p <= '9'; p++) {
-                unsigned d = (unsigned) (*p - '0');
+                unsigned d = (unsigned)(*p - '0');
 
                 if (v > (ULLONG_MAX - d) / 10)
                         return -ERANGE;
@@ -75,9 +75,9 @@ static int dointvec(const char *s, long long *ret) {
         k = kstrtoull(neg ? s + 1 : s, &v);
         if (k < 0)
                 return -EINVAL;
-        if (v > (unsigned long long) INT_MAX + (neg ? 1 : 0))
+        if (v > (unsigned long long)INT_MAX + (neg ? 1 : 0))
                 return -EINVAL;
-        *ret = neg ? -(long long) v : (long long) v;
+        *ret = neg ? -(long long)v : (long long)v;
         return 0;
 }
 
@@ -88,14 +88,13 @@ static bool cmd_match(const char *value, const char *word) {
         return strncmp(value, word, n) == 0 && (value[n] == '\0' || strcmp(value + n, "\n") == 0);
 }
 
-static int read_global(const md_root *r, const char *rel, unsigned long long fallback,
-                       long long *ret) {
+static int read_global(const md_root *r, const char *rel, unsigned long long fallback, long long *ret) {
         char buf[64];
         ssize_t n;
 
         n = md_root_read(r, rel, buf, sizeof(buf));
         if (n < 0) {
-                *ret = (long long) fallback;
+                *ret = (long long)fallback;
                 return 0;
         }
         return dointvec(buf, ret);
@@ -116,22 +115,22 @@ static int store_speed(const md_root *r, const char *value, char *out, const cha
                 k = read_global(r, global, fallback, &g);
                 if (k < 0)
                         return -EIO;
-                snprintf(out, OUT_MAX, "%d (system)\n", (int) g);
+                snprintf(out, OUT_MAX, "%d (system)\n", (int)g);
                 return 0;
         }
         if (kstrtoull(value, &v) < 0 || v > UINT_MAX || v == 0)
                 return -EINVAL;
-        snprintf(out, OUT_MAX, "%d (local)\n", (int) (unsigned) v);
+        snprintf(out, OUT_MAX, "%d (local)\n", (int)(unsigned)v);
         return 0;
 }
 
 static int store_speed_min(const md_root *r, const char *rel, const char *value, char *out) {
-        (void) rel;
+        (void)rel;
         return store_speed(r, value, out, GLOBAL_MIN, 1000);
 }
 
 static int store_speed_max(const md_root *r, const char *rel, const char *value, char *out) {
-        (void) rel;
+        (void)rel;
         return store_speed(r, value, out, GLOBAL_MAX, 200000);
 }
 
@@ -139,7 +138,7 @@ static int store_speed_max(const md_root *r, const char *rel, const char *value,
 static int store_stripe_cache(const md_root *r, const char *rel, const char *value, char *out) {
         unsigned long long v;
 
-        (void) r, (void) rel;
+        (void)r, (void)rel;
         if (kstrtoull(value, &v) < 0 || v <= 16 || v > 32768)
                 return -EINVAL;
         snprintf(out, OUT_MAX, "%llu\n", v);
@@ -150,7 +149,7 @@ static int store_stripe_cache(const md_root *r, const char *rel, const char *val
 static int store_group_threads(const md_root *r, const char *rel, const char *value, char *out) {
         unsigned long long v;
 
-        (void) r, (void) rel;
+        (void)r, (void)rel;
         if (kstrtoull(value, &v) < 0 || v > 8192)
                 return -EINVAL;
         snprintf(out, OUT_MAX, "%llu\n", v);
@@ -164,7 +163,7 @@ static bool reshaping(const md_root *r, const char *rel) {
 
         if (!slash)
                 return false;
-        snprintf(path, sizeof(path), "%.*s/sync_action", (int) (slash - rel), rel);
+        snprintf(path, sizeof(path), "%.*s/sync_action", (int)(slash - rel), rel);
         return md_root_read(r, path, buf, sizeof(buf)) > 0 && cmd_match(buf, "reshape");
 }
 
@@ -191,7 +190,7 @@ static int store_sync_max(const md_root *r, const char *rel, const char *value, 
 static int store_number(const md_root *r, const char *rel, const char *value, char *out) {
         unsigned long long v;
 
-        (void) r, (void) rel;
+        (void)r, (void)rel;
         if (kstrtoull(value, &v) < 0)
                 return -EINVAL;
         snprintf(out, OUT_MAX, "%llu\n", v);
@@ -202,7 +201,7 @@ static int store_number(const md_root *r, const char *rel, const char *value, ch
 static int store_sysctl(const md_root *r, const char *rel, const char *value, char *out) {
         long long v;
 
-        (void) r, (void) rel;
+        (void)r, (void)rel;
         if (dointvec(value, &v) < 0)
                 return -EINVAL;
         snprintf(out, OUT_MAX, "%lld\n", v);
@@ -211,10 +210,9 @@ static int store_sysctl(const md_root *r, const char *rel, const char *value, ch
 
 /* action_store: the words sync_action shows; the kernel starts or stops the thread. */
 static int store_sync_action(const md_root *r, const char *rel, const char *value, char *out) {
-        static const char *const words[] = { "idle",  "frozen", "resync", "recover",
-                                             "check", "repair", "reshape" };
+        static const char *const words[] = { "idle", "frozen", "resync", "recover", "check", "repair", "reshape" };
 
-        (void) r, (void) rel;
+        (void)r, (void)rel;
         for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
                 if (cmd_match(value, words[i])) {
                         snprintf(out, OUT_MAX, "%s\n", words[i]);
@@ -259,9 +257,9 @@ static int errno_from_name(const char *s) {
                 const char *name;
                 int value;
         } names[] = {
-                { "EPERM", EPERM },   { "ENOENT", ENOENT }, { "EIO", EIO },       { "ENXIO", ENXIO },
-                { "EAGAIN", EAGAIN }, { "ENOMEM", ENOMEM }, { "EACCES", EACCES }, { "EBUSY", EBUSY },
-                { "ENODEV", ENODEV }, { "EINVAL", EINVAL }, { "ENOSPC", ENOSPC }, { "EROFS", EROFS },
+                { "EPERM", EPERM },   { "ENOENT", ENOENT },   { "EIO", EIO },       { "ENXIO", ENXIO },
+                { "EAGAIN", EAGAIN }, { "ENOMEM", ENOMEM },   { "EACCES", EACCES }, { "EBUSY", EBUSY },
+                { "ENODEV", ENODEV }, { "EINVAL", EINVAL },   { "ENOSPC", ENOSPC }, { "EROFS", EROFS },
                 { "ERANGE", ERANGE }, { "ENODATA", ENODATA },
         };
         char *end;
@@ -274,7 +272,7 @@ static int errno_from_name(const char *s) {
         v = strtol(s, &end, 10);
         if (errno != 0 || end == s || *end != '\0' || v <= 0 || v > 4095)
                 return EIO;
-        return (int) v;
+        return (int)v;
 }
 
 /*
@@ -312,16 +310,16 @@ static int injected_failure(const char *rel) {
 
         while (env && *env) {
                 const char *comma = strchr(env, ',');
-                size_t item = comma ? (size_t) (comma - env) : strlen(env);
+                size_t item = comma ? (size_t)(comma - env) : strlen(env);
                 char name[32], *colon;
 
                 if (item > len + 1 && strncmp(env, rel, len) == 0 && env[len] == '=') {
-                        snprintf(name, sizeof(name), "%.*s", (int) (item - len - 1), env + len + 1);
+                        snprintf(name, sizeof(name), "%.*s", (int)(item - len - 1), env + len + 1);
                         /* ERRNO:N: the first N writes work, the later ones fail. */
                         colon = strchr(name, ':');
                         if (colon) {
                                 *colon = 0;
-                                if (seen <= (unsigned) atoi(colon + 1))
+                                if (seen <= (unsigned)atoi(colon + 1))
                                         return 0;
                         }
                         return errno_from_name(name);
@@ -368,8 +366,8 @@ static void follow_global(const md_root *r, const char *attr, long long value) {
                 snprintf(path, sizeof(path), "sys/block/%s/md/%s", d->d_name, attr);
                 if (md_root_read(r, path, buf, sizeof(buf)) <= 0 || !strstr(buf, "(system)"))
                         continue;
-                snprintf(out, sizeof(out), "%d (system)\n", (int) value);
-                (void) __real_md_root_write(r, path, out);
+                snprintf(out, sizeof(out), "%d (system)\n", (int)value);
+                (void)__real_md_root_write(r, path, out);
         }
         closedir(dir);
 }
@@ -397,7 +395,7 @@ int __wrap_md_root_write(const md_root *r, const char *rel, const char *value) {
         /* sysfs has no way to create an attribute: a level without it gives ENOENT first. */
         n = md_root_read(r, rel, cur, sizeof(cur));
         if (n < 0)
-                return (int) n;
+                return (int)n;
 
         k = rule->store(r, rel, value, out);
         if (k < 0)
@@ -406,8 +404,7 @@ int __wrap_md_root_write(const md_root *r, const char *rel, const char *value) {
         if (k < 0)
                 return k;
         if (rule->store == store_sysctl && dointvec(out, &global) == 0)
-                follow_global(r, strcmp(rel, GLOBAL_MIN) == 0 ? "sync_speed_min" : "sync_speed_max",
-                              global);
+                follow_global(r, strcmp(rel, GLOBAL_MIN) == 0 ? "sync_speed_min" : "sync_speed_max", global);
         crash_after(rel, value);
         return 0;
 }

@@ -11,8 +11,7 @@ static int same(const config *a, const config *b) {
                a->reshape_stuck_ms == b->reshape_stuck_ms && x->fast_floor == y->fast_floor &&
                x->fast_stripe_cache == y->fast_stripe_cache && x->ceiling == y->ceiling &&
                x->budget_percent == y->budget_percent && x->fit_percent == y->fit_percent &&
-               x->fit_after_ms == y->fit_after_ms && x->hold_ceiling == y->hold_ceiling &&
-               x->quiet_ms == y->quiet_ms;
+               x->fit_after_ms == y->fit_after_ms && x->hold_ceiling == y->hold_ceiling && x->quiet_ms == y->quiet_ms;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

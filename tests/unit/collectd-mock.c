@@ -20,8 +20,7 @@ typedef struct mock_type {
 static mock_type *mock_types;
 static size_t mock_types_n;
 
-static int mock_types_add(const char *line)
-{
+static int mock_types_add(const char *line) {
         char name[DATA_MAX_NAME_LEN];
         const char *p;
         mock_type *grown;
@@ -41,8 +40,7 @@ static int mock_types_add(const char *line)
         return 0;
 }
 
-int mock_load_types(const char *path)
-{
+int mock_load_types(const char *path) {
         char line[1024];
         FILE *f;
         int r = 0;
@@ -56,43 +54,37 @@ int mock_load_types(const char *path)
         return r;
 }
 
-void mock_types_free(void)
-{
+void mock_types_free(void) {
         free(mock_types);
         mock_types = NULL;
         mock_types_n = 0;
 }
 
-static const mock_type *mock_type_find(const char *name)
-{
+static const mock_type *mock_type_find(const char *name) {
         for (size_t i = 0; i < mock_types_n; i++)
                 if (strcmp(mock_types[i].name, name) == 0)
                         return &mock_types[i];
         return NULL;
 }
 
-void mock_clear(void)
-{
+void mock_clear(void) {
         mock.n_values = mock.n_dispatched = mock.n_bad_types = 0;
         mock.bad_type[0] = '\0';
         mock.n_logs = 0;
 }
 
-const mock_value *mock_find(const char *plugin_instance, const char *type,
-                            const char *type_instance)
-{
+const mock_value *mock_find(const char *plugin_instance, const char *type, const char *type_instance) {
         for (size_t i = mock.n_values; i > 0; i--) {
                 const mock_value *v = &mock.values[i - 1];
 
-                if (strcmp(v->plugin_instance, plugin_instance) == 0 &&
-                    strcmp(v->type, type) == 0 && strcmp(v->type_instance, type_instance) == 0)
+                if (strcmp(v->plugin_instance, plugin_instance) == 0 && strcmp(v->type, type) == 0 &&
+                    strcmp(v->type_instance, type_instance) == 0)
                         return v;
         }
         return NULL;
 }
 
-size_t mock_count_instance(const char *plugin_instance)
-{
+size_t mock_count_instance(const char *plugin_instance) {
         size_t n = 0;
 
         for (size_t i = 0; i < mock.n_values; i++)
@@ -101,8 +93,7 @@ size_t mock_count_instance(const char *plugin_instance)
         return n;
 }
 
-size_t mock_count_logs(int level, const char *needle)
-{
+size_t mock_count_logs(int level, const char *needle) {
         size_t n = 0;
 
         for (size_t i = 0; i < mock.n_logs; i++)
@@ -111,8 +102,7 @@ size_t mock_count_logs(int level, const char *needle)
         return n;
 }
 
-void mock_config_init(mock_config_item *c, const char *plugin)
-{
+void mock_config_init(mock_config_item *c, const char *plugin) {
         memset(c, 0, sizeof(*c));
         c->block.key = (char *)"Plugin";
         c->block.values = c->values;
@@ -122,8 +112,7 @@ void mock_config_init(mock_config_item *c, const char *plugin)
         c->block.children = c->children;
 }
 
-static oconfig_item_t *mock_config_child(mock_config_item *c, const char *key)
-{
+static oconfig_item_t *mock_config_child(mock_config_item *c, const char *key) {
         oconfig_item_t *child = &c->children[c->block.children_num++];
 
         child->key = (char *)key;
@@ -133,16 +122,14 @@ static oconfig_item_t *mock_config_child(mock_config_item *c, const char *key)
         return child;
 }
 
-void mock_config_add_string(mock_config_item *c, const char *key, const char *value)
-{
+void mock_config_add_string(mock_config_item *c, const char *key, const char *value) {
         oconfig_item_t *child = mock_config_child(c, key);
 
         child->values[0].type = OCONFIG_TYPE_STRING;
         child->values[0].value.string = (char *)value;
 }
 
-void mock_config_add_bool(mock_config_item *c, const char *key, bool value)
-{
+void mock_config_add_bool(mock_config_item *c, const char *key, bool value) {
         oconfig_item_t *child = mock_config_child(c, key);
 
         child->values[0].type = OCONFIG_TYPE_BOOLEAN;
@@ -151,42 +138,36 @@ void mock_config_add_bool(mock_config_item *c, const char *key, bool value)
 
 /* ---- the daemon's symbols the plugin links against ------------------- */
 
-static void mock_register_name(const char *name)
-{
+static void mock_register_name(const char *name) {
         snprintf(mock.name, sizeof(mock.name), "%s", name);
 }
 
-int plugin_register_complex_config(const char *type, int (*callback)(oconfig_item_t *))
-{
+int plugin_register_complex_config(const char *type, int (*callback)(oconfig_item_t *)) {
         mock_register_name(type);
         mock.config = callback;
         return 0;
 }
 
-int plugin_register_init(const char *name, plugin_init_cb callback)
-{
+int plugin_register_init(const char *name, plugin_init_cb callback) {
         mock_register_name(name);
         mock.init = callback;
         return 0;
 }
 
-int plugin_register_read(const char *name, int (*callback)(void))
-{
+int plugin_register_read(const char *name, int (*callback)(void)) {
         mock_register_name(name);
         mock.read = callback;
         return 0;
 }
 
-int plugin_register_shutdown(const char *name, plugin_shutdown_cb callback)
-{
+int plugin_register_shutdown(const char *name, plugin_shutdown_cb callback) {
         mock_register_name(name);
         mock.shutdown = callback;
         return 0;
 }
 
 /* The daemon refuses a value list whose type is not in types.db or whose count differs. */
-int plugin_dispatch_values(value_list_t const *vl)
-{
+int plugin_dispatch_values(value_list_t const *vl) {
         const mock_type *t = mock.unchecked ? NULL : mock_type_find(vl->type);
 
         mock.n_dispatched++;
@@ -207,8 +188,7 @@ int plugin_dispatch_values(value_list_t const *vl)
         return 0;
 }
 
-void plugin_log(int level, const char *format, ...)
-{
+void plugin_log(int level, const char *format, ...) {
         char msg[512];
         va_list ap;
 
@@ -224,13 +204,11 @@ void plugin_log(int level, const char *format, ...)
 }
 
 /* Same contract as the daemon's: exactly one string argument. */
-int cf_util_get_string(const oconfig_item_t *ci, char **ret_string)
-{
+int cf_util_get_string(const oconfig_item_t *ci, char **ret_string) {
         char *s;
 
         if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_STRING) {
-                plugin_log(LOG_ERR, "The `%s' option requires exactly one string argument.",
-                           ci->key);
+                plugin_log(LOG_ERR, "The `%s' option requires exactly one string argument.", ci->key);
                 return -1;
         }
         s = strdup(ci->values[0].value.string);
@@ -241,26 +219,22 @@ int cf_util_get_string(const oconfig_item_t *ci, char **ret_string)
         return 0;
 }
 
-int cf_util_get_boolean(const oconfig_item_t *ci, bool *ret_bool)
-{
+int cf_util_get_boolean(const oconfig_item_t *ci, bool *ret_bool) {
         if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_BOOLEAN) {
-                plugin_log(LOG_ERR, "The `%s' option requires exactly one boolean argument.",
-                           ci->key);
+                plugin_log(LOG_ERR, "The `%s' option requires exactly one boolean argument.", ci->key);
                 return -1;
         }
         *ret_bool = ci->values[0].value.boolean != 0;
         return 0;
 }
 
-char *sstrncpy(char *dest, const char *src, size_t n)
-{
+char *sstrncpy(char *dest, const char *src, size_t n) {
         strncpy(dest, src, n);
         dest[n - 1] = '\0';
         return dest;
 }
 
-char *sstrerror(int errnum, char *buf, size_t buflen)
-{
+char *sstrerror(int errnum, char *buf, size_t buflen) {
         snprintf(buf, buflen, "%s", strerrordesc_np(errnum) ? strerrordesc_np(errnum) : "?");
         return buf;
 }

@@ -40,14 +40,14 @@ typedef struct mock_state {
         int (*shutdown)(void);
 
         mock_value values[MOCK_VALUES_MAX]; /* the first MOCK_VALUES_MAX dispatched */
-        size_t n_values;      /* recorded in values[] */
-        size_t n_dispatched;  /* all dispatches, recorded or not */
-        size_t n_bad_types;   /* dispatches the daemon would refuse */
+        size_t n_values;                    /* recorded in values[] */
+        size_t n_dispatched;                /* all dispatches, recorded or not */
+        size_t n_bad_types;                 /* dispatches the daemon would refuse */
         char bad_type[DATA_MAX_NAME_LEN];
 
         mock_log logs[MOCK_LOGS_MAX];
         size_t n_logs;
-        bool quiet; /* do not echo log lines to stderr */
+        bool quiet;     /* do not echo log lines to stderr */
         bool unchecked; /* skip the types.db check, so a benchmark times only the plugin */
 } mock_state;
 
@@ -61,8 +61,7 @@ void mock_types_free(void);
 void mock_clear(void);
 
 /* Last value dispatched with these identifiers, or NULL. */
-const mock_value *mock_find(const char *plugin_instance, const char *type,
-                            const char *type_instance);
+const mock_value *mock_find(const char *plugin_instance, const char *type, const char *type_instance);
 
 /* Values dispatched for @plugin_instance. */
 size_t mock_count_instance(const char *plugin_instance);

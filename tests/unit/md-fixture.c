@@ -26,7 +26,7 @@
 static int join(const char *root, const char *rel, char *buf, size_t size) {
         int n = snprintf(buf, size, "%s/%s", root, rel);
 
-        if (n < 0 || (size_t) n >= size)
+        if (n < 0 || (size_t)n >= size)
                 return -ENAMETOOLONG;
         return 0;
 }
@@ -88,7 +88,7 @@ static int write_all(int fd, const char *content, size_t len) {
                 if (n < 0)
                         return -errno;
                 content += n;
-                len -= (size_t) n;
+                len -= (size_t)n;
         }
         return 0;
 }
@@ -249,7 +249,7 @@ static int copy_file(const char *src, const char *dst, mode_t mode) {
                         k = -errno;
                 if (n <= 0)
                         break;
-                k = write_all(out, buf, (size_t) n);
+                k = write_all(out, buf, (size_t)n);
                 if (k < 0)
                         break;
         }
@@ -324,9 +324,8 @@ const char *md_fixture_snapshot(const char *name, char *buf, size_t size) {
 
         if (!name || !buf)
                 return NULL;
-        n = snprintf(buf, size, "%s/tests/fixtures/%s", srcdir && *srcdir ? srcdir : MD_SRCDIR,
-                     name);
-        if (n < 0 || (size_t) n >= size)
+        n = snprintf(buf, size, "%s/tests/fixtures/%s", srcdir && *srcdir ? srcdir : MD_SRCDIR, name);
+        if (n < 0 || (size_t)n >= size)
                 return NULL;
         return buf;
 }
@@ -352,7 +351,7 @@ int md_fixture_new_from(const char *name, char **ret_root) {
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-        (void) st, (void) flag, (void) ftw;
+        (void)st, (void)flag, (void)ftw;
         if (remove(path) < 0 && errno != ENOENT)
                 return -errno;
         return 0;
@@ -388,7 +387,7 @@ int md_fixture_rm(const char *root) {
 static int array_path(const char *array, const char *rel, char *buf, size_t size) {
         int n = snprintf(buf, size, "sys/block/%s/%s", array, rel);
 
-        return n < 0 || (size_t) n >= size ? -ENAMETOOLONG : 0;
+        return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 int md_fixture_write_array(const char *root, const char *array, const char *rel, const char *content) {

@@ -60,8 +60,8 @@ static void drop(const ctx *c, const char *array, const char *rel) {
 }
 
 /* A member folder; NULL leaves a file out. */
-static void member(const ctx *c, const char *array, const char *dev, const char *state,
-                   const char *slot, const char *recovery_start) {
+static void member(const ctx *c, const char *array, const char *dev, const char *state, const char *slot,
+                   const char *recovery_start) {
         char rel[256];
 
         snprintf(rel, sizeof(rel), "md/dev-%s/size", dev);
@@ -81,8 +81,7 @@ static void member(const ctx *c, const char *array, const char *dev, const char 
 }
 
 /* The files every running array has, and the sync files of levels that can sync. */
-static void array_files(const ctx *c, const char *array, const char *level, const char *disks,
-                        bool syncs) {
+static void array_files(const ctx *c, const char *array, const char *level, const char *disks, bool syncs) {
         char buf[64];
 
         snprintf(buf, sizeof(buf), "%s\n", level);
@@ -340,11 +339,22 @@ static void test_snapshot_no_arrays(void **state) {
 
 static void test_name_valid(void **state) {
         static const char *const bad[] = {
-                "../../etc/passwd", "md0/../x", "sda", "", "md", "md0/", "/md0", "md 0", "md0\n",
-                "md-0", "md.0", "MD0", "md0123456789012345678901234567890",
+                "../../etc/passwd",
+                "md0/../x",
+                "sda",
+                "",
+                "md",
+                "md0/",
+                "/md0",
+                "md 0",
+                "md0\n",
+                "md-0",
+                "md.0",
+                "MD0",
+                "md0123456789012345678901234567890",
         };
 
-        (void) state;
+        (void)state;
         assert_true(md_name_valid("md0"));
         assert_true(md_name_valid("md127"));
         assert_true(md_name_valid("md_home"));
@@ -584,8 +594,9 @@ static void test_users_io(void **state) {
 
         raid1(c, "md0");
         assert_int_equal(read_one(c, "md0")->io_sectors.kind, MD_V_ABSENT);
-        put(c, "md0", "stat", "      40        0     2048        8        3        0       24        1        0        "
-                              "9        9        0        0        0        0        0        0\n");
+        put(c, "md0", "stat",
+            "      40        0     2048        8        3        0       24        1        0        "
+            "9        9        0        0        0        0        0        0\n");
         a = read_one(c, "md0");
         assert_int_equal(a->io_sectors.kind, MD_V_NUMBER);
         assert_int_equal(a->io_sectors.value, 2048 + 24);
@@ -632,18 +643,18 @@ static void test_hostile_files(void **state) {
         const md_array *a;
 
         raid1(c, "md0");
-        put(c, "md0", "md/level", "rai");                                  /* truncated */
+        put(c, "md0", "md/level", "rai"); /* truncated */
         put(c, "md0", "md/array_state", "\x01\x02garbage");
-        put(c, "md0", "md/uuid", "604e063f-525f-6bef\n");                  /* truncated */
-        put(c, "md0", "size", "36028797018963968\n");                      /* x 512 overflows */
-        put(c, "md0", "md/component_size", "18446744073709551616\n");      /* 2^64 */
+        put(c, "md0", "md/uuid", "604e063f-525f-6bef\n");             /* truncated */
+        put(c, "md0", "size", "36028797018963968\n");                 /* x 512 overflows */
+        put(c, "md0", "md/component_size", "18446744073709551616\n"); /* 2^64 */
         put(c, "md0", "md/raid_disks", "5 (4\n");
-        put(c, "md0", "md/sync_completed", "3000 / 2000\n");              /* done > total */
+        put(c, "md0", "md/sync_completed", "3000 / 2000\n"); /* done > total */
         put(c, "md0", "md/last_sync_action", "rebuild\n");
         put(c, "md0", "md/mismatch_cnt", "-1\n");
         memset(big, '1', sizeof(big) - 1);
         big[sizeof(big) - 1] = '\0';
-        put(c, "md0", "md/sync_speed", big);                              /* huge */
+        put(c, "md0", "md/sync_speed", big); /* huge */
         put(c, "md0", "md/sync_speed_min", "1000 (sys\n");
         drop(c, "md0", "md/degraded");
         assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0/md/degraded", "degraded"), 0);
@@ -653,13 +664,11 @@ static void test_hostile_files(void **state) {
         assert_int_equal(md_fixture_mkdir(c->dir, "sys/block/md0/md/chunk_size"), 0);
 
         a = read_one(c, "md0");
-        assert_int_equal(a->bad, BAD(MD_ATTR_LEVEL) | BAD(MD_ATTR_ARRAY_STATE) | BAD(MD_ATTR_UUID) |
-                                         BAD(MD_ATTR_SIZE) | BAD(MD_ATTR_COMPONENT_SIZE) |
-                                         BAD(MD_ATTR_RAID_DISKS) | BAD(MD_ATTR_CHUNK_SIZE) |
-                                         BAD(MD_ATTR_DEGRADED) | BAD(MD_ATTR_SYNC_ACTION) |
-                                         BAD(MD_ATTR_LAST_SYNC_ACTION) |
-                                         BAD(MD_ATTR_SYNC_COMPLETED) | BAD(MD_ATTR_SYNC_SPEED) |
-                                         BAD(MD_ATTR_MISMATCH_CNT) |
+        assert_int_equal(a->bad, BAD(MD_ATTR_LEVEL) | BAD(MD_ATTR_ARRAY_STATE) | BAD(MD_ATTR_UUID) | BAD(MD_ATTR_SIZE) |
+                                         BAD(MD_ATTR_COMPONENT_SIZE) | BAD(MD_ATTR_RAID_DISKS) |
+                                         BAD(MD_ATTR_CHUNK_SIZE) | BAD(MD_ATTR_DEGRADED) | BAD(MD_ATTR_SYNC_ACTION) |
+                                         BAD(MD_ATTR_LAST_SYNC_ACTION) | BAD(MD_ATTR_SYNC_COMPLETED) |
+                                         BAD(MD_ATTR_SYNC_SPEED) | BAD(MD_ATTR_MISMATCH_CNT) |
                                          BAD_TUNABLE(MD_T_SYNC_SPEED_MIN));
         assert_int_equal(a->level, _MD_LEVEL_INVALID);
         assert_int_equal(a->state, _MD_ARRAY_STATE_INVALID);
@@ -786,7 +795,7 @@ static void test_no_sys_block(void **state) {
         char *dir;
         md_root r;
 
-        (void) state;
+        (void)state;
         assert_int_equal(md_fixture_new(&dir), 0);
         assert_int_equal(md_root_open(dir, &r), 0);
         assert_int_equal(md_read_arrays(&r, &set), -ENOENT);
@@ -871,8 +880,7 @@ static void test_real_layout(void **state) {
         const md_array *a;
 
         assert_int_equal(md_fixture_mkdir(c->dir, "sys/devices/virtual/block/md0"), 0);
-        assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0", "../devices/virtual/block/md0"),
-                         0);
+        assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0", "../devices/virtual/block/md0"), 0);
         raid1(c, "md0");
         assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0/md/rd0", "dev-vda"), 0);
         assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0/md/rd1", "dev-vdb"), 0);
@@ -907,7 +915,7 @@ static void test_helpers(void **state) {
         uint64_t left = 4242;
         double pct = -1;
 
-        (void) state;
+        (void)state;
         a.progress = (md_progress){ .kind = MD_PROGRESS_RUNNING, .done = 0, .total = 1000 };
         a.sync_speed = (md_tval){ .kind = MD_V_NONE };
         assert_int_equal(md_array_progress_percent(&a, &pct), 0);

@@ -93,8 +93,7 @@ static void test_stripe_cache(void **state) {
         md_tval v;
 
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_STRIPE_CACHE_SIZE, "16", &v), -EINVAL);
-        assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_STRIPE_CACHE_SIZE, "32769", &v),
-                         -EINVAL);
+        assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_STRIPE_CACHE_SIZE, "32769", &v), -EINVAL);
         assert_int_equal(md_root_write(&c->root, MD0 "stripe_cache_size", "abc"), -EINVAL);
         assert_file(c, MD0 "stripe_cache_size", "256\n");
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_STRIPE_CACHE_SIZE, "17", &v), 0);
@@ -127,8 +126,7 @@ static void test_numbers(void **state) {
         assert_int_equal(v.value, 2048);
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_GROUP_THREAD_CNT, "8", &v), 0);
         assert_int_equal(v.value, 8);
-        assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_GROUP_THREAD_CNT, "8193", &v),
-                         -EINVAL);
+        assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_GROUP_THREAD_CNT, "8193", &v), -EINVAL);
         assert_file(c, MD0 "group_thread_cnt", "8\n");
         assert_int_equal(md_root_write(&c->root, "sys/block/md0/queue/read_ahead_kb", "lots"), -EINVAL);
         assert_file(c, "sys/block/md0/queue/read_ahead_kb", "32768\n");
@@ -156,8 +154,7 @@ static void test_global_limits(void **state) {
         assert_int_equal(md_root_write(&c->root, "proc/sys/dev/raid/speed_limit_max", "-5"), 0);
         assert_file(c, "proc/sys/dev/raid/speed_limit_max", "-5\n");
         assert_int_equal(md_root_write(&c->root, "proc/sys/dev/raid/speed_limit_max", "x"), -EINVAL);
-        assert_int_equal(md_root_write(&c->root, "proc/sys/dev/raid/speed_limit_max", "2147483648"),
-                         -EINVAL);
+        assert_int_equal(md_root_write(&c->root, "proc/sys/dev/raid/speed_limit_max", "2147483648"), -EINVAL);
 }
 
 static void test_sync_max_idle(void **state) {
@@ -221,8 +218,7 @@ static void test_failure_injection(void **state) {
                "sys/block/md9/md/sync_max=EBUSY,sys/block/md0/md/stripe_cache_size=EPERM,"
                "proc/sys/dev/raid/speed_limit_min=28",
                1);
-        assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_STRIPE_CACHE_SIZE, "2048", &v),
-                         -EPERM);
+        assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_STRIPE_CACHE_SIZE, "2048", &v), -EPERM);
         assert_file(c, MD0 "stripe_cache_size", "1024\n");
         assert_int_equal(md_tunable_write(&c->root, NULL, MD_T_SPEED_LIMIT_MIN, "5000", &v), -ENOSPC);
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_READ_AHEAD_KB, "4096", &v), 0);

@@ -74,17 +74,16 @@ static void same_as_plain(ctx *c, const md_listing *l, const char *rel, ssize_t 
 /* The list is searched by bisection: every name the model reads must be found in it. */
 static void test_knows_every_attribute(void **state) {
         static const char *const read_by_array[] = {
-                "level",          "array_state",    "uuid",         "component_size",
-                "raid_disks",     "chunk_size",     "degraded",     "bitmap",
-                "sync_action",    "last_sync_action", "sync_completed", "sync_speed",
-                "mismatch_cnt",   "reshape_position",
+                "level",          "array_state", "uuid",         "component_size",   "raid_disks",
+                "chunk_size",     "degraded",    "bitmap",       "sync_action",      "last_sync_action",
+                "sync_completed", "sync_speed",  "mismatch_cnt", "reshape_position",
         };
 
-        (void) state;
+        (void)state;
         for (size_t i = 0; i < sizeof(read_by_array) / sizeof(read_by_array[0]); i++)
                 assert_true(md_listing_knows(read_by_array[i]));
         for (int t = 0; t < _MD_T_ARRAY_MAX; t++) {
-                const char *path = md_tunable_get((md_tunable) t)->path;
+                const char *path = md_tunable_get((md_tunable)t)->path;
 
                 if (strncmp(path, "md/", 3) == 0)
                         assert_true(md_listing_knows(path + 3));
@@ -101,13 +100,13 @@ static void test_reads_like_plain_reader(void **state) {
         md_listing l;
 
         put(c, "level", "raid5\n");
-        put(c, "array_state", "");                 /* empty but regular */
+        put(c, "array_state", ""); /* empty but regular */
         memset(big, '7', sizeof(big) - 1);
         big[sizeof(big) - 1] = '\0';
-        put(c, "sync_speed", big);                 /* longer than an attribute */
+        put(c, "sync_speed", big); /* longer than an attribute */
         put(c, "elsewhere", "4\n");
-        link_to(c, "degraded", "elsewhere");       /* symlink to a file: followed */
-        link_to(c, "uuid", "uuid");                /* symlink loop */
+        link_to(c, "degraded", "elsewhere"); /* symlink to a file: followed */
+        link_to(c, "uuid", "uuid");          /* symlink loop */
         /* A device, through a link that stays inside the array's folder. */
         assert_int_equal(md_fixture_device(c->dir, "sys/block/md0/md/null-device", 1, 3), 0);
         link_to(c, "mismatch_cnt", "null-device");

@@ -19,8 +19,8 @@
 #define UNUSED "unused devices: <none>\n"
 
 /* md_mdstat_disk_counts() of @e for an array of @raid_disks slots. */
-static void assert_disks(const md_mdstat_entry *e, int64_t raid_disks, unsigned active,
-                         unsigned failed, unsigned spare, unsigned missing, unsigned rebuilding) {
+static void assert_disks(const md_mdstat_entry *e, int64_t raid_disks, unsigned active, unsigned failed, unsigned spare,
+                         unsigned missing, unsigned rebuilding) {
         md_disk_counts c;
 
         memset(&c, 0xff, sizeof(c));
@@ -43,13 +43,13 @@ static int parse_snapshot(const char *name, md_mdstat_entry *e, size_t n) {
         assert_non_null(md_fixture_snapshot(name, path, sizeof(path)));
         len = md_fixture_read(path, "proc/mdstat", buf, sizeof(buf));
         assert_true(len > 0);
-        return md_mdstat_parse(buf, (size_t) len, e, n);
+        return md_mdstat_parse(buf, (size_t)len, e, n);
 }
 
 static void test_snapshot_no_arrays(void **state) {
         md_mdstat_entry e[2];
 
-        (void) state;
+        (void)state;
         assert_int_equal(parse_snapshot("00-no-arrays", e, 2), 0);
 }
 
@@ -57,7 +57,7 @@ static void test_snapshot_no_arrays(void **state) {
 static void test_snapshot_resync_bitmap(void **state) {
         md_mdstat_entry e[2];
 
-        (void) state;
+        (void)state;
         assert_int_equal(parse_snapshot("01-raid1-resync-bitmap", e, 2), 1);
         assert_string_equal(e[0].name, "md0");
         assert_true(e[0].active);
@@ -71,7 +71,7 @@ static void test_snapshot_resync_bitmap(void **state) {
 static void test_snapshot_recovery(void **state) {
         md_mdstat_entry e[1];
 
-        (void) state;
+        (void)state;
         assert_int_equal(parse_snapshot("03-raid5-recovery", e, 1), 1);
         assert_int_equal(e[0].op, MD_MDSTAT_RECOVERY);
         assert_int_equal(e[0].done_kib, 66652);
@@ -88,7 +88,7 @@ static void test_snapshot_recovery(void **state) {
 static void test_snapshot_reshape(void **state) {
         md_mdstat_entry e[1];
 
-        (void) state;
+        (void)state;
         assert_int_equal(parse_snapshot("09-raid6-reshape", e, 1), 1);
         assert_int_equal(e[0].op, MD_MDSTAT_RESHAPE);
         assert_int_equal(e[0].done_kib, 81408);
@@ -102,7 +102,7 @@ static void test_snapshot_delayed(void **state) {
         const md_mdstat_entry *f;
         md_mdstat_entry e[4];
 
-        (void) state;
+        (void)state;
         assert_int_equal(parse_snapshot("10-two-raid1-resync-delayed", e, 4), 2);
         assert_string_equal(e[0].name, "md11");
         assert_int_equal(e[0].op, MD_MDSTAT_DELAYED);
@@ -127,26 +127,23 @@ static void test_snapshot_delayed(void **state) {
 }
 
 static void test_states_and_idle(void **state) {
-        static const char text[] =
-                PERS
-                "md127 : inactive sdc[0](S)\n"
-                "      1046528 blocks super 1.2\n"
-                "       \n"
-                "md1 : active (read-only) raid1 sdb[1] sda[0]\n"
-                "      1046528 blocks super 1.2 [2/2] [UU]\n"
-                "       \n"
-                "md2 : active (auto-read-only) raid5 sdd[3](S) sde[2](F) sdf[1](W) sdg[0]\n"
-                "      2093056 blocks super 1.2 level 5, 512k chunk, algorithm 2 [3/2] [UU_]\n"
-                "      \tresync=PENDING\n"
-                "      bitmap: 0/1 pages [0KB], 65536KB chunk\n"
-                "\n"
-                "md_home : active raid0 sdh[1] sdi[0]\n"
-                "      2093056 blocks super 1.2 512k chunks\n"
-                "       \n"
-                UNUSED;
+        static const char text[] = PERS "md127 : inactive sdc[0](S)\n"
+                                        "      1046528 blocks super 1.2\n"
+                                        "       \n"
+                                        "md1 : active (read-only) raid1 sdb[1] sda[0]\n"
+                                        "      1046528 blocks super 1.2 [2/2] [UU]\n"
+                                        "       \n"
+                                        "md2 : active (auto-read-only) raid5 sdd[3](S) sde[2](F) sdf[1](W) sdg[0]\n"
+                                        "      2093056 blocks super 1.2 level 5, 512k chunk, algorithm 2 [3/2] [UU_]\n"
+                                        "      \tresync=PENDING\n"
+                                        "      bitmap: 0/1 pages [0KB], 65536KB chunk\n"
+                                        "\n"
+                                        "md_home : active raid0 sdh[1] sdi[0]\n"
+                                        "      2093056 blocks super 1.2 512k chunks\n"
+                                        "       \n" UNUSED;
         md_mdstat_entry e[4];
 
-        (void) state;
+        (void)state;
         assert_int_equal(parse(text, e, 4), 4);
         assert_string_equal(e[0].name, "md127");
         assert_false(e[0].active);
@@ -182,24 +179,22 @@ static void test_states_and_idle(void **state) {
  */
 static void test_member_flags(void **state) {
         static const char text[] =
-                PERS
-                "md5 : active raid5 sde[5](R) sdd[3] sdc[2] sdb[1](W) sda[0]\n"
-                "      3139584 blocks super 1.2 level 5, 512k chunk, algorithm 2 [4/4] [UUUU]\n"
-                "      [===>.................]  recovery = 17.5% (183296/1046528) finish=1.2min "
-                "speed=11456K/sec\n"
-                "      \n"
-                "md6 : active raid5 nvme2n1p1[12](J) sdd[3] sdc[2](W)(F) sdb[1] sda[0]\n"
-                "      3139584 blocks super 1.2 level 5, 512k chunk, algorithm 2 [4/3] [UU_U]\n"
-                "      \n"
-                "md7 : active raid10 sdd1[7] sdc1[6](S) sdb1[1] sda1[0]\n"
-                "      2093056 blocks super 1.2 512K chunks 2 near-copies [3/2] [UU_]\n"
-                "      [>....................]  recovery =  0.4% (4096/1046528) finish=4.2min "
-                "speed=4096K/sec\n"
-                "      \n"
-                UNUSED;
+                PERS "md5 : active raid5 sde[5](R) sdd[3] sdc[2] sdb[1](W) sda[0]\n"
+                     "      3139584 blocks super 1.2 level 5, 512k chunk, algorithm 2 [4/4] [UUUU]\n"
+                     "      [===>.................]  recovery = 17.5% (183296/1046528) finish=1.2min "
+                     "speed=11456K/sec\n"
+                     "      \n"
+                     "md6 : active raid5 nvme2n1p1[12](J) sdd[3] sdc[2](W)(F) sdb[1] sda[0]\n"
+                     "      3139584 blocks super 1.2 level 5, 512k chunk, algorithm 2 [4/3] [UU_U]\n"
+                     "      \n"
+                     "md7 : active raid10 sdd1[7] sdc1[6](S) sdb1[1] sda1[0]\n"
+                     "      2093056 blocks super 1.2 512K chunks 2 near-copies [3/2] [UU_]\n"
+                     "      [>....................]  recovery =  0.4% (4096/1046528) finish=4.2min "
+                     "speed=4096K/sec\n"
+                     "      \n" UNUSED;
         md_mdstat_entry e[3];
 
-        (void) state;
+        (void)state;
         assert_int_equal(parse(text, e, 3), 3);
         assert_int_equal(e[0].disks.members, 5);
         assert_int_equal(e[0].disks.replacement, 1);
@@ -211,22 +206,19 @@ static void test_member_flags(void **state) {
 }
 
 static void test_check_and_wide_percent(void **state) {
-        static const char text[] =
-                PERS
-                "md0 : active raid6 sdd[3] sdc[2] sdb[1] sda[0]\n"
-                "      2093056 blocks super 1.2 level 6, 512k chunk, algorithm 2 [4/4] [UUUU]\n"
-                "      [=========>...........]  check = 45.3% (474112/1046528) finish=0.9min "
-                "speed=10240K/sec\n"
-                "      \n"
-                "md1 : active raid1 sdf[1] sde[0]\n"
-                "      1046528 blocks super 1.2 [2/2] [UU]\n"
-                "      [===================>.]  resync =100.0% (1046528/1046528) finish=0.0min "
-                "speed=200000K/sec\n"
-                "      \n"
-                UNUSED;
+        static const char text[] = PERS "md0 : active raid6 sdd[3] sdc[2] sdb[1] sda[0]\n"
+                                        "      2093056 blocks super 1.2 level 6, 512k chunk, algorithm 2 [4/4] [UUUU]\n"
+                                        "      [=========>...........]  check = 45.3% (474112/1046528) finish=0.9min "
+                                        "speed=10240K/sec\n"
+                                        "      \n"
+                                        "md1 : active raid1 sdf[1] sde[0]\n"
+                                        "      1046528 blocks super 1.2 [2/2] [UU]\n"
+                                        "      [===================>.]  resync =100.0% (1046528/1046528) finish=0.0min "
+                                        "speed=200000K/sec\n"
+                                        "      \n" UNUSED;
         md_mdstat_entry e[2];
 
-        (void) state;
+        (void)state;
         assert_int_equal(parse(text, e, 2), 2);
         assert_int_equal(e[0].op, MD_MDSTAT_CHECK);
         assert_int_equal(e[0].done_kib, 474112);
@@ -245,13 +237,13 @@ static void test_check_and_wide_percent(void **state) {
  * not, nor one mdstat shows no position for.
  */
 static void test_progress_checked_against_live(void **state) {
-        static const char *const snapshots[] = { "01-raid1-resync-bitmap", "03-raid5-recovery",
-                                                 "09-raid6-reshape", "10-two-raid1-resync-delayed" };
+        static const char *const snapshots[] = { "01-raid1-resync-bitmap", "03-raid5-recovery", "09-raid6-reshape",
+                                                 "10-two-raid1-resync-delayed" };
         md_mdstat_entry e[4];
         md_array a = { .name = "md0" };
         double pct;
 
-        (void) state;
+        (void)state;
         for (size_t i = 0; i < sizeof(snapshots) / sizeof(snapshots[0]); i++) {
                 char path[4096];
                 md_array_set set = {};
@@ -279,8 +271,9 @@ static void test_progress_checked_against_live(void **state) {
         /* A raid10 check just started after a resync: 88 % in sysfs, 0 % live. */
         a.sync_action = MD_SYNC_CHECK;
         a.progress = (md_progress){ .kind = MD_PROGRESS_RUNNING, .done = 458752, .total = 520192 };
-        e[0] = (md_mdstat_entry){ .name = "md0", .active = true, .op = MD_MDSTAT_CHECK,
-                                  .done_kib = 0, .total_kib = 260096 };
+        e[0] = (md_mdstat_entry){
+                .name = "md0", .active = true, .op = MD_MDSTAT_CHECK, .done_kib = 0, .total_kib = 260096
+        };
         assert_int_equal(md_mdstat_progress_percent(&a, &e[0], &pct), -ENODATA);
         /* Its first checkpoint, behind the live position. */
         a.progress.done = 32640;
@@ -302,7 +295,7 @@ static void test_truncated(void **state) {
                                         "      1046528 blocks super 1.2 [2/2] [UU]\n";
         md_mdstat_entry e[1];
 
-        (void) state;
+        (void)state;
         assert_int_equal(parse(text, e, 1), 1);
         assert_int_equal(e[0].op, MD_MDSTAT_IDLE);
         assert_int_equal(parse(PERS, e, 1), 0);
@@ -335,7 +328,7 @@ static void test_not_mdstat(void **state) {
         };
         md_mdstat_entry e[1];
 
-        (void) state;
+        (void)state;
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
                 assert_int_equal(parse(bad[i], e, 1), -EINVAL);
         assert_int_equal(md_mdstat_parse(NULL, 0, e, 1), -EINVAL);
@@ -344,21 +337,23 @@ static void test_not_mdstat(void **state) {
 
 /* Hundreds of arrays: more text than one read or one buffer, more entries than the first parse. */
 static void test_read_grows(void **state) {
-        enum { ARRAYS = 400 };
+        enum {
+                ARRAYS = 400
+        };
         size_t size = 64 + ARRAYS * 160, len;
         char *text = malloc(size), *root = NULL;
         md_root r = MD_ROOT_NULL;
         md_mdstat m = { 0 };
 
-        (void) state;
+        (void)state;
         assert_non_null(text);
-        len = (size_t) snprintf(text, size, "%s", PERS);
+        len = (size_t)snprintf(text, size, "%s", PERS);
         for (unsigned i = 0; i < ARRAYS; i++)
-                len += (size_t) snprintf(text + len, size - len,
-                                         "md%u : active raid1 sdb%u[1] sda%u[0](F)\n"
-                                         "      1046528 blocks super 1.2 [2/1] [_U]\n"
-                                         "      \n",
-                                         i, i, i);
+                len += (size_t)snprintf(text + len, size - len,
+                                        "md%u : active raid1 sdb%u[1] sda%u[0](F)\n"
+                                        "      1046528 blocks super 1.2 [2/1] [_U]\n"
+                                        "      \n",
+                                        i, i, i);
         assert_true(len < size - sizeof(UNUSED));
         snprintf(text + len, size - len, "%s", UNUSED);
         assert_int_equal(md_fixture_new(&root), 0);

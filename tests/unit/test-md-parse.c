@@ -18,7 +18,7 @@
 static void test_u64(void **state) {
         uint64_t v = 7;
 
-        (void) state;
+        (void)state;
         assert_int_equal(md_parse_u64(S("0"), &v), 0);
         assert_int_equal(v, 0);
         assert_int_equal(md_parse_u64(S("256\n"), &v), 0);
@@ -36,7 +36,7 @@ static void test_u64_rejects(void **state) {
         };
         uint64_t v = 4242;
 
-        (void) state;
+        (void)state;
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
                 assert_int_equal(md_parse_u64(S(bad[i]), &v), -EINVAL);
                 assert_int_equal(v, 4242);
@@ -54,19 +54,26 @@ static void test_level(void **state) {
                 const char *text;
                 md_level level;
         } cases[] = {
-                { "raid0\n", MD_LEVEL_RAID0 },   { "raid1\n", MD_LEVEL_RAID1 },
-                { "raid4\n", MD_LEVEL_RAID4 },   { "raid5\n", MD_LEVEL_RAID5 },
-                { "raid6\n", MD_LEVEL_RAID6 },   { "raid10\n", MD_LEVEL_RAID10 },
-                { "linear\n", MD_LEVEL_LINEAR }, { "multipath\n", MD_LEVEL_MULTIPATH },
-                { "faulty\n", MD_LEVEL_FAULTY }, { "container\n", MD_LEVEL_CONTAINER },
-                { "\n", MD_LEVEL_NONE },         { "", MD_LEVEL_NONE },
+                { "raid0\n", MD_LEVEL_RAID0 },
+                { "raid1\n", MD_LEVEL_RAID1 },
+                { "raid4\n", MD_LEVEL_RAID4 },
+                { "raid5\n", MD_LEVEL_RAID5 },
+                { "raid6\n", MD_LEVEL_RAID6 },
+                { "raid10\n", MD_LEVEL_RAID10 },
+                { "linear\n", MD_LEVEL_LINEAR },
+                { "multipath\n", MD_LEVEL_MULTIPATH },
+                { "faulty\n", MD_LEVEL_FAULTY },
+                { "container\n", MD_LEVEL_CONTAINER },
+                { "\n", MD_LEVEL_NONE },
+                { "", MD_LEVEL_NONE },
                 /* No personality attached yet: level_show prints mddev->level. */
-                { "5\n", MD_LEVEL_RAID5 },       { "-1\n", MD_LEVEL_LINEAR },
+                { "5\n", MD_LEVEL_RAID5 },
+                { "-1\n", MD_LEVEL_LINEAR },
                 { "10\n", MD_LEVEL_RAID10 },
         };
         md_level l;
 
-        (void) state;
+        (void)state;
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 l = _MD_LEVEL_INVALID;
                 assert_int_equal(md_parse_level(S(cases[i].text), &l), 0);
@@ -87,11 +94,11 @@ static void test_level(void **state) {
 static void test_array_state(void **state) {
         md_array_state s = _MD_ARRAY_STATE_INVALID;
 
-        (void) state;
+        (void)state;
         for (int i = 0; i < _MD_ARRAY_STATE_MAX; i++) {
                 char buf[32];
 
-                snprintf(buf, sizeof(buf), "%s\n", md_array_state_to_string((md_array_state) i));
+                snprintf(buf, sizeof(buf), "%s\n", md_array_state_to_string((md_array_state)i));
                 assert_int_equal(md_parse_array_state(S(buf), &s), 0);
                 assert_int_equal(s, i);
         }
@@ -109,7 +116,7 @@ static void test_array_state(void **state) {
 static void test_metadata(void **state) {
         md_metadata m;
 
-        (void) state;
+        (void)state;
         assert_int_equal(md_parse_metadata(S("1.2\n"), &m), 0);
         assert_int_equal(m, MD_METADATA_NATIVE);
         assert_int_equal(md_parse_metadata(S("0.90\n"), &m), 0);
@@ -134,16 +141,20 @@ static void test_sync_action(void **state) {
                 const char *text;
                 md_sync_action a;
         } cases[] = {
-                { "idle\n", MD_SYNC_IDLE },       { "resync\n", MD_SYNC_RESYNC },
-                { "recover\n", MD_SYNC_RECOVER }, { "check\n", MD_SYNC_CHECK },
-                { "repair\n", MD_SYNC_REPAIR },   { "reshape\n", MD_SYNC_RESHAPE },
+                { "idle\n", MD_SYNC_IDLE },
+                { "resync\n", MD_SYNC_RESYNC },
+                { "recover\n", MD_SYNC_RECOVER },
+                { "check\n", MD_SYNC_CHECK },
+                { "repair\n", MD_SYNC_REPAIR },
+                { "reshape\n", MD_SYNC_RESHAPE },
                 { "frozen\n", MD_SYNC_FROZEN },
                 /* last_sync_action's own words. */
-                { "recovery\n", MD_SYNC_RECOVER }, { "none\n", MD_SYNC_IDLE },
+                { "recovery\n", MD_SYNC_RECOVER },
+                { "none\n", MD_SYNC_IDLE },
         };
         md_sync_action a;
 
-        (void) state;
+        (void)state;
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 a = _MD_SYNC_ACTION_INVALID;
                 assert_int_equal(md_parse_sync_action(S(cases[i].text), &a), 0);
@@ -160,7 +171,7 @@ static void test_sync_action(void **state) {
 static void test_member_state(void **state) {
         unsigned f = 0xdead;
 
-        (void) state;
+        (void)state;
         assert_int_equal(md_parse_member_state(S("in_sync\n"), &f), 0);
         assert_int_equal(f, MD_MEMBER_IN_SYNC);
         assert_int_equal(md_parse_member_state(S("spare\n"), &f), 0);
@@ -172,8 +183,7 @@ static void test_member_state(void **state) {
         assert_int_equal(md_parse_member_state(S("spare,replacement\n"), &f), 0);
         assert_int_equal(f, MD_MEMBER_SPARE | MD_MEMBER_REPLACEMENT);
         assert_int_equal(md_parse_member_state(S("journal,blocked,failfast,external_bbl\n"), &f), 0);
-        assert_int_equal(f, MD_MEMBER_JOURNAL | MD_MEMBER_BLOCKED | MD_MEMBER_FAILFAST |
-                                    MD_MEMBER_EXTERNAL_BBL);
+        assert_int_equal(f, MD_MEMBER_JOURNAL | MD_MEMBER_BLOCKED | MD_MEMBER_FAILFAST | MD_MEMBER_EXTERNAL_BBL);
         /* A word from a newer kernel is kept as "other", not an error. */
         assert_int_equal(md_parse_member_state(S("in_sync,sparkly\n"), &f), 0);
         assert_int_equal(f, MD_MEMBER_IN_SYNC | MD_MEMBER_OTHER);
@@ -193,7 +203,7 @@ static void test_member_state(void **state) {
 static void test_tval(void **state) {
         md_tval v;
 
-        (void) state;
+        (void)state;
         assert_int_equal(md_parse_tval(S("1000 (system)\n"), &v), 0);
         assert_int_equal(v.kind, MD_V_SYSTEM);
         assert_int_equal(v.value, 1000);
@@ -214,13 +224,24 @@ static void test_tval(void **state) {
 
 static void test_tval_rejects(void **state) {
         static const char *const bad[] = {
-                "",           "\n",        "(system)",       " (system)",     "1000 (System)",
-                "1000 (sys)", "1000(local)", "1000  (local)", "-5 (local)",   "maximum",
-                "none ",      "1000 (local) ", "x (local)",  "1000 (local)\n\n",
+                "",
+                "\n",
+                "(system)",
+                " (system)",
+                "1000 (System)",
+                "1000 (sys)",
+                "1000(local)",
+                "1000  (local)",
+                "-5 (local)",
+                "maximum",
+                "none ",
+                "1000 (local) ",
+                "x (local)",
+                "1000 (local)\n\n",
         };
         md_tval v = { .kind = MD_V_LOCAL, .value = 31337 };
 
-        (void) state;
+        (void)state;
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
                 assert_int_equal(md_parse_tval(S(bad[i]), &v), -EINVAL);
                 assert_int_equal(v.kind, MD_V_LOCAL);
@@ -234,7 +255,7 @@ static void test_tval_rejects(void **state) {
 static void test_newold(void **state) {
         md_newold v;
 
-        (void) state;
+        (void)state;
         assert_int_equal(md_parse_newold(S("4\n"), &v), 0);
         assert_int_equal(v.kind, MD_V_NUMBER);
         assert_int_equal(v.value, 4);
@@ -266,7 +287,7 @@ static void test_newold_rejects(void **state) {
         };
         md_newold v = { .kind = MD_V_LOCAL, .value = 99, .old_value = 98, .reshaping = true };
 
-        (void) state;
+        (void)state;
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
                 assert_int_equal(md_parse_newold(S(bad[i]), &v), -EINVAL);
                 assert_int_equal(v.kind, MD_V_LOCAL);
@@ -281,7 +302,7 @@ static void test_newold_rejects(void **state) {
 static void test_progress(void **state) {
         md_progress p;
 
-        (void) state;
+        (void)state;
         assert_int_equal(md_parse_progress(S("261648 / 2093056\n"), &p), 0);
         assert_int_equal(p.kind, MD_PROGRESS_RUNNING);
         assert_int_equal(p.done, 261648);
@@ -298,12 +319,21 @@ static void test_progress(void **state) {
 
 static void test_progress_rejects(void **state) {
         static const char *const bad[] = {
-                "", "\n", "261648/2093056", "261648 /2093056", "261648 / ", " / 2093056",
-                "261648 / 2093056 / 1", "a / b", "2093057 / 2093056", "Delayed", "none\n\n",
+                "",
+                "\n",
+                "261648/2093056",
+                "261648 /2093056",
+                "261648 / ",
+                " / 2093056",
+                "261648 / 2093056 / 1",
+                "a / b",
+                "2093057 / 2093056",
+                "Delayed",
+                "none\n\n",
         };
         md_progress p = { .kind = MD_PROGRESS_UNKNOWN, .done = 5, .total = 6 };
 
-        (void) state;
+        (void)state;
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
                 assert_int_equal(md_parse_progress(S(bad[i]), &p), -EINVAL);
                 assert_int_equal(p.kind, MD_PROGRESS_UNKNOWN);
@@ -317,7 +347,7 @@ static void test_progress_rejects(void **state) {
 static void test_uuid(void **state) {
         char u[37];
 
-        (void) state;
+        (void)state;
         assert_int_equal(md_parse_uuid(S("7ac7b4d7-c925-6f89-525e-4caecab28aec\n"), u), 0);
         assert_string_equal(u, "7ac7b4d7-c925-6f89-525e-4caecab28aec");
         assert_int_equal(md_parse_uuid(S("7AC7B4D7-C925-6F89-525E-4CAECAB28AEC"), u), 0);
@@ -336,11 +366,13 @@ static void test_uuid(void **state) {
 static void test_block_stat(void **state) {
         uint64_t v = 7;
 
-        (void) state;
+        (void)state;
         /* 6.1's 17 counters, as an md device prints them: reads, then writes, ... */
         assert_int_equal(md_parse_block_stat(S("    1402        0   358912     1880       12        0       96"
                                                "       40        0     1788     1920        0        0        0"
-                                               "        0        0        0\n"), &v), 0);
+                                               "        0        0        0\n"),
+                                             &v),
+                         0);
         assert_int_equal(v, 358912 + 96);
         /* 4.x's 11 counters. */
         assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 16 0 0 0 0"), &v), 0);
@@ -360,15 +392,12 @@ static void test_block_stat(void **state) {
 static void test_tval_format(void **state) {
         char buf[64];
 
-        (void) state;
-        assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_SYSTEM, .value = 1000 }, buf,
-                                         sizeof(buf)), 0);
+        (void)state;
+        assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_SYSTEM, .value = 1000 }, buf, sizeof(buf)), 0);
         assert_string_equal(buf, "1000 (system)");
-        assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_LOCAL, .value = 50000 }, buf,
-                                         sizeof(buf)), 0);
+        assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_LOCAL, .value = 50000 }, buf, sizeof(buf)), 0);
         assert_string_equal(buf, "50000 (local)");
-        assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_NUMBER, .value = UINT64_MAX }, buf,
-                                         sizeof(buf)), 0);
+        assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_NUMBER, .value = UINT64_MAX }, buf, sizeof(buf)), 0);
         assert_string_equal(buf, "18446744073709551615");
         assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_MAX }, buf, sizeof(buf)), 0);
         assert_string_equal(buf, "max");
@@ -385,8 +414,7 @@ static void test_tval_format(void **state) {
         strcpy(buf, "keep");
         assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_ABSENT }, buf, sizeof(buf)), -EINVAL);
         assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_UNKNOWN }, buf, sizeof(buf)), -EINVAL);
-        assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_SYSTEM, .value = 1000 }, buf, 13),
-                         -ENOBUFS);
+        assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_SYSTEM, .value = 1000 }, buf, 13), -ENOBUFS);
         assert_string_equal(buf, "keep");
         assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_SYSTEM, .value = 1000 }, buf, 14), 0);
         assert_string_equal(buf, "1000 (system)");
@@ -394,14 +422,21 @@ static void test_tval_format(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_u64),          cmocka_unit_test(test_u64_rejects),
-                cmocka_unit_test(test_level),        cmocka_unit_test(test_array_state),
-                cmocka_unit_test(test_sync_action),  cmocka_unit_test(test_member_state),
+                cmocka_unit_test(test_u64),
+                cmocka_unit_test(test_u64_rejects),
+                cmocka_unit_test(test_level),
+                cmocka_unit_test(test_array_state),
+                cmocka_unit_test(test_sync_action),
+                cmocka_unit_test(test_member_state),
                 cmocka_unit_test(test_metadata),
-                cmocka_unit_test(test_tval),         cmocka_unit_test(test_tval_rejects),
-                cmocka_unit_test(test_newold),       cmocka_unit_test(test_newold_rejects),
-                cmocka_unit_test(test_progress),     cmocka_unit_test(test_progress_rejects),
-                cmocka_unit_test(test_uuid),         cmocka_unit_test(test_tval_format),
+                cmocka_unit_test(test_tval),
+                cmocka_unit_test(test_tval_rejects),
+                cmocka_unit_test(test_newold),
+                cmocka_unit_test(test_newold_rejects),
+                cmocka_unit_test(test_progress),
+                cmocka_unit_test(test_progress_rejects),
+                cmocka_unit_test(test_uuid),
+                cmocka_unit_test(test_tval_format),
                 cmocka_unit_test(test_block_stat),
         };
 

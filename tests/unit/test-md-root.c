@@ -69,7 +69,7 @@ static void test_read_real_snapshot(void **state) {
         char src[4096], buf[MD_ATTR_MAX];
         md_root r;
 
-        (void) state;
+        (void)state;
         assert_non_null(md_fixture_snapshot("03-raid5-recovery", src, sizeof(src)));
         assert_int_equal(md_root_open(src, &r), 0);
         assert_int_equal(md_root_read(&r, "sys/block/md0/md/sync_completed", buf, sizeof(buf)), 17);
@@ -139,8 +139,7 @@ static void test_read_fifo(void **state) {
 
         assert_int_equal(md_fixture_fifo(c->dir, "sys/block/md0/md/level"), 0);
         strcpy(buf, "sentinel");
-        assert_int_equal(md_root_read(&c->root, "sys/block/md0/md/level", buf, sizeof(buf)),
-                         -EINVAL);
+        assert_int_equal(md_root_read(&c->root, "sys/block/md0/md/level", buf, sizeof(buf)), -EINVAL);
         assert_string_equal(buf, "sentinel");
         /* Refused before it is opened: the open would have failed with ENXIO or waited. */
         assert_int_equal(md_root_write(&c->root, "sys/block/md0/md/level", "raid1"), -EINVAL);
@@ -149,7 +148,9 @@ static void test_read_fifo(void **state) {
 
 /* Read to the end, however many reads that takes; only a regular file. */
 static void test_read_file(void **state) {
-        enum { LEN = 10000 };
+        enum {
+                LEN = 10000
+        };
         char *text = malloc(LEN + 1), *buf = malloc(2 * LEN);
         ctx *c = *state;
 
@@ -204,8 +205,7 @@ static void test_write(void **state) {
         assert_int_equal(md_fixture_write(c->dir, "sys/block/md0/md/stripe_cache_size", "32768\n"), 0);
         assert_int_equal(md_root_write(&c->root, "sys/block/md0/md/stripe_cache_size", "256"), 0);
         /* O_TRUNC: the file holds exactly what was written, not "256\n8\n". */
-        assert_int_equal(md_fixture_read(c->dir, "sys/block/md0/md/stripe_cache_size", buf,
-                                         sizeof(buf)), 3);
+        assert_int_equal(md_fixture_read(c->dir, "sys/block/md0/md/stripe_cache_size", buf, sizeof(buf)), 3);
         assert_string_equal(buf, "256");
 
         /* sysfs cannot create attributes: neither does the writer. */
@@ -250,10 +250,11 @@ static void test_writes_stay_beneath(void **state) {
         assert_int_equal(md_fixture_write(c->dir, "sys/devices/virtual/block/md0/md/stripe_cache_size", "256\n"), 0);
         assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0/md/stripe_cache_size"), 0);
         assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0/md/stripe_cache_size",
-                                            "../../../devices/virtual/block/md0/md/stripe_cache_size"), 0);
+                                            "../../../devices/virtual/block/md0/md/stripe_cache_size"),
+                         0);
         assert_int_equal(md_root_write(&c->root, "sys/block/md0/md/stripe_cache_size", "1024"), 0);
-        assert_int_equal(md_fixture_read(c->dir, "sys/devices/virtual/block/md0/md/stripe_cache_size", buf,
-                                         sizeof(buf)), 4);
+        assert_int_equal(
+                md_fixture_read(c->dir, "sys/devices/virtual/block/md0/md/stripe_cache_size", buf, sizeof(buf)), 4);
         assert_string_equal(buf, "1024");
         md_fixture_rm(other);
         free(other);
@@ -285,8 +286,7 @@ static void test_is_dir(void **state) {
         ctx *c = *state;
 
         assert_int_equal(md_fixture_mkdir(c->dir, "sys/devices/virtual/block/md0/md"), 0);
-        assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0", "../devices/virtual/block/md0"),
-                         0);
+        assert_int_equal(md_fixture_symlink(c->dir, "sys/block/md0", "../devices/virtual/block/md0"), 0);
         assert_int_equal(md_fixture_write(c->dir, "file", "x"), 0);
         assert_int_equal(md_fixture_symlink(c->dir, "loop", "loop"), 0);
 

@@ -46,9 +46,9 @@ static int teardown(void **state) {
 }
 
 static void test_table_complete(void **state) {
-        (void) state;
+        (void)state;
         for (int t = 0; t < _MD_T_MAX; t++) {
-                const md_tunable_info *i = md_tunable_get((md_tunable) t);
+                const md_tunable_info *i = md_tunable_get((md_tunable)t);
 
                 assert_non_null(i);
                 assert_non_null(i->name);
@@ -76,7 +76,7 @@ static void test_table_complete(void **state) {
 static void test_table_rows(void **state) {
         const md_tunable_info *i;
 
-        (void) state;
+        (void)state;
         i = md_tunable_get(MD_T_SYNC_SPEED_MIN);
         assert_string_equal(i->path, "md/sync_speed_min");
         assert_int_equal(i->min, 1);
@@ -103,12 +103,11 @@ static void test_table_rows(void **state) {
         assert_string_equal(i->path, "proc/sys/dev/raid/speed_limit_min");
         assert_int_equal(i->min, 0);
         assert_int_equal(i->max, INT_MAX);
-        assert_string_equal(md_tunable_get(MD_T_SPEED_LIMIT_MAX)->path,
-                            "proc/sys/dev/raid/speed_limit_max");
+        assert_string_equal(md_tunable_get(MD_T_SPEED_LIMIT_MAX)->path, "proc/sys/dev/raid/speed_limit_max");
 }
 
 static void test_applies(void **state) {
-        (void) state;
+        (void)state;
         assert_true(md_tunable_applies(MD_T_STRIPE_CACHE_SIZE, MD_LEVEL_RAID5));
         assert_true(md_tunable_applies(MD_T_STRIPE_CACHE_SIZE, MD_LEVEL_RAID6));
         assert_true(md_tunable_applies(MD_T_GROUP_THREAD_CNT, MD_LEVEL_RAID4));
@@ -129,7 +128,7 @@ static void test_applies(void **state) {
 }
 
 static void test_mem_cost(void **state) {
-        (void) state;
+        (void)state;
         /* kernel-md.md: 32768 on a 6-disk array pins 768 MiB. */
         assert_int_equal(md_tunable_mem_cost(MD_T_STRIPE_CACHE_SIZE, 32768, 6), 768ull << 20);
         assert_int_equal(md_tunable_mem_cost(MD_T_STRIPE_CACHE_SIZE, 256, 4), 4ull << 20);
@@ -141,20 +140,20 @@ static void test_mem_cost(void **state) {
 }
 
 static void test_check(void **state) {
-        (void) state;
+        (void)state;
         assert_int_equal(md_tunable_check(MD_T_STRIPE_CACHE_SIZE, 16), -ERANGE);
         assert_int_equal(md_tunable_check(MD_T_STRIPE_CACHE_SIZE, 17), 0);
         assert_int_equal(md_tunable_check(MD_T_STRIPE_CACHE_SIZE, 32768), 0);
         assert_int_equal(md_tunable_check(MD_T_STRIPE_CACHE_SIZE, 32769), -ERANGE);
         assert_int_equal(md_tunable_check(MD_T_SYNC_SPEED_MIN, 0), -ERANGE);
         assert_int_equal(md_tunable_check(MD_T_SYNC_SPEED_MIN, 1), 0);
-        assert_int_equal(md_tunable_check(MD_T_SYNC_SPEED_MAX, (uint64_t) INT_MAX + 1), -ERANGE);
+        assert_int_equal(md_tunable_check(MD_T_SYNC_SPEED_MAX, (uint64_t)INT_MAX + 1), -ERANGE);
         assert_int_equal(md_tunable_check(MD_T_SPEED_LIMIT_MIN, 0), 0);
         assert_int_equal(md_tunable_check(MD_T_SPEED_LIMIT_MAX, INT_MAX), 0);
         assert_int_equal(md_tunable_check(MD_T_GROUP_THREAD_CNT, 8192), 0);
         assert_int_equal(md_tunable_check(MD_T_GROUP_THREAD_CNT, 8193), -ERANGE);
         assert_int_equal(md_tunable_check(MD_T_READ_AHEAD_KB, 0), 0);
-        assert_int_equal(md_tunable_check(MD_T_READ_AHEAD_KB, (uint64_t) UINT32_MAX + 1), -ERANGE);
+        assert_int_equal(md_tunable_check(MD_T_READ_AHEAD_KB, (uint64_t)UINT32_MAX + 1), -ERANGE);
         assert_int_equal(md_tunable_check(_MD_T_INVALID, 1), -EINVAL);
         assert_int_equal(md_tunable_check(_MD_T_MAX, 1), -EINVAL);
 }
@@ -162,62 +161,62 @@ static void test_check(void **state) {
 static void test_restore_text(void **state) {
         char buf[32];
 
-        (void) state;
-        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_SPEED_MIN,
-                                                 &(md_tval){ .kind = MD_V_SYSTEM, .value = 1000 },
-                                                 buf, sizeof(buf)), 0);
+        (void)state;
+        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_SPEED_MIN, &(md_tval){ .kind = MD_V_SYSTEM, .value = 1000 },
+                                                 buf, sizeof(buf)),
+                         0);
         assert_string_equal(buf, "system");
-        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_SPEED_MAX,
-                                                 &(md_tval){ .kind = MD_V_LOCAL, .value = 50000 },
-                                                 buf, sizeof(buf)), 0);
+        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_SPEED_MAX, &(md_tval){ .kind = MD_V_LOCAL, .value = 50000 },
+                                                 buf, sizeof(buf)),
+                         0);
         assert_string_equal(buf, "50000");
-        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_MAX, &(md_tval){ .kind = MD_V_MAX }, buf,
-                                                 sizeof(buf)), 0);
+        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_MAX, &(md_tval){ .kind = MD_V_MAX }, buf, sizeof(buf)), 0);
         assert_string_equal(buf, "max");
-        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_MAX,
-                                                 &(md_tval){ .kind = MD_V_NUMBER, .value = 1024 }, buf,
-                                                 sizeof(buf)), 0);
+        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_MAX, &(md_tval){ .kind = MD_V_NUMBER, .value = 1024 }, buf,
+                                                 sizeof(buf)),
+                         0);
         assert_string_equal(buf, "1024");
         assert_int_equal(md_tunable_restore_text(MD_T_STRIPE_CACHE_SIZE,
-                                                 &(md_tval){ .kind = MD_V_NUMBER, .value = 256 }, buf,
-                                                 sizeof(buf)), 0);
+                                                 &(md_tval){ .kind = MD_V_NUMBER, .value = 256 }, buf, sizeof(buf)),
+                         0);
         assert_string_equal(buf, "256");
-        assert_int_equal(md_tunable_restore_text(MD_T_SPEED_LIMIT_MIN,
-                                                 &(md_tval){ .kind = MD_V_NUMBER, .value = 0 }, buf,
-                                                 sizeof(buf)), 0);
+        assert_int_equal(md_tunable_restore_text(MD_T_SPEED_LIMIT_MIN, &(md_tval){ .kind = MD_V_NUMBER, .value = 0 },
+                                                 buf, sizeof(buf)),
+                         0);
         assert_string_equal(buf, "0");
 }
 
 static void test_restore_text_refuses(void **state) {
         static const md_tval unusable[] = {
-                { .kind = MD_V_ABSENT }, { .kind = MD_V_UNKNOWN }, { .kind = MD_V_NONE },
+                { .kind = MD_V_ABSENT },
+                { .kind = MD_V_UNKNOWN },
+                { .kind = MD_V_NONE },
         };
         char buf[32];
 
-        (void) state;
+        (void)state;
         strcpy(buf, "keep");
         for (size_t i = 0; i < sizeof(unusable) / sizeof(unusable[0]); i++) {
-                assert_int_equal(md_tunable_restore_text(MD_T_SYNC_SPEED_MIN, &unusable[i], buf,
-                                                         sizeof(buf)), -EINVAL);
-                assert_int_equal(md_tunable_restore_text(MD_T_STRIPE_CACHE_SIZE, &unusable[i], buf,
-                                                         sizeof(buf)), -EINVAL);
+                assert_int_equal(md_tunable_restore_text(MD_T_SYNC_SPEED_MIN, &unusable[i], buf, sizeof(buf)), -EINVAL);
+                assert_int_equal(md_tunable_restore_text(MD_T_STRIPE_CACHE_SIZE, &unusable[i], buf, sizeof(buf)),
+                                 -EINVAL);
         }
         /* Read-only, and modes a tunable cannot have. */
         assert_int_equal(md_tunable_restore_text(MD_T_STRIPE_CACHE_ACTIVE,
-                                                 &(md_tval){ .kind = MD_V_NUMBER, .value = 3 }, buf,
-                                                 sizeof(buf)), -EINVAL);
-        assert_int_equal(md_tunable_restore_text(MD_T_STRIPE_CACHE_SIZE,
-                                                 &(md_tval){ .kind = MD_V_SYSTEM, .value = 3 }, buf,
-                                                 sizeof(buf)), -EINVAL);
-        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_SPEED_MIN, &(md_tval){ .kind = MD_V_MAX },
-                                                 buf, sizeof(buf)), -EINVAL);
-        assert_int_equal(md_tunable_restore_text(_MD_T_INVALID,
-                                                 &(md_tval){ .kind = MD_V_NUMBER, .value = 3 }, buf,
-                                                 sizeof(buf)), -EINVAL);
+                                                 &(md_tval){ .kind = MD_V_NUMBER, .value = 3 }, buf, sizeof(buf)),
+                         -EINVAL);
+        assert_int_equal(md_tunable_restore_text(MD_T_STRIPE_CACHE_SIZE, &(md_tval){ .kind = MD_V_SYSTEM, .value = 3 },
+                                                 buf, sizeof(buf)),
+                         -EINVAL);
+        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_SPEED_MIN, &(md_tval){ .kind = MD_V_MAX }, buf, sizeof(buf)),
+                         -EINVAL);
+        assert_int_equal(
+                md_tunable_restore_text(_MD_T_INVALID, &(md_tval){ .kind = MD_V_NUMBER, .value = 3 }, buf, sizeof(buf)),
+                -EINVAL);
         /* "system" needs 7 bytes. */
-        assert_int_equal(md_tunable_restore_text(MD_T_SYNC_SPEED_MIN,
-                                                 &(md_tval){ .kind = MD_V_SYSTEM, .value = 1 }, buf, 6),
-                         -ENOBUFS);
+        assert_int_equal(
+                md_tunable_restore_text(MD_T_SYNC_SPEED_MIN, &(md_tval){ .kind = MD_V_SYSTEM, .value = 1 }, buf, 6),
+                -ENOBUFS);
         assert_string_equal(buf, "keep");
 }
 
@@ -263,8 +262,7 @@ static void test_read_absent_and_bad(void **state) {
 
         assert_int_equal(md_fixture_write(c->dir, "sys/block/md0/md/sync_speed_min", "fast\n"), 0);
         assert_int_equal(md_tunable_read(&c->root, "md0", MD_T_SYNC_SPEED_MIN, &v), -EINVAL);
-        assert_int_equal(md_fixture_write(c->dir, "sys/block/md0/md/group_thread_cnt",
-                                          "18446744073709551616\n"), 0);
+        assert_int_equal(md_fixture_write(c->dir, "sys/block/md0/md/group_thread_cnt", "18446744073709551616\n"), 0);
         assert_int_equal(md_tunable_read(&c->root, "md0", MD_T_GROUP_THREAD_CNT, &v), -ERANGE);
         assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0/queue/read_ahead_kb"), 0);
         assert_int_equal(md_fixture_mkdir(c->dir, "sys/block/md0/queue/read_ahead_kb"), 0);
@@ -281,8 +279,7 @@ static void test_write_readback(void **state) {
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_STRIPE_CACHE_SIZE, "4096", &v), 0);
         assert_int_equal(v.kind, MD_V_NUMBER);
         assert_int_equal(v.value, 4096);
-        assert_int_equal(md_fixture_read(c->dir, "sys/block/md0/md/stripe_cache_size", buf,
-                                         sizeof(buf)), 4);
+        assert_int_equal(md_fixture_read(c->dir, "sys/block/md0/md/stripe_cache_size", buf, sizeof(buf)), 4);
         assert_string_equal(buf, "4096");
 
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_READ_AHEAD_KB, "32768", &v), 0);
@@ -291,8 +288,7 @@ static void test_write_readback(void **state) {
         assert_int_equal(v.kind, MD_V_MAX);
         assert_int_equal(md_tunable_write(&c->root, NULL, MD_T_SPEED_LIMIT_MIN, "50000", &v), 0);
         assert_int_equal(v.value, 50000);
-        assert_int_equal(md_fixture_read(c->dir, "proc/sys/dev/raid/speed_limit_min", buf,
-                                         sizeof(buf)), 5);
+        assert_int_equal(md_fixture_read(c->dir, "proc/sys/dev/raid/speed_limit_min", buf, sizeof(buf)), 5);
         assert_string_equal(buf, "50000");
         /* The read-back is optional. */
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_GROUP_THREAD_CNT, "4", NULL), 0);
@@ -324,8 +320,7 @@ static void test_write_readback_mismatch(void **state) {
         /* Unparsable after the write: not the value asked for either. */
         store_instead = "garbage";
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_SYNC_SPEED_MIN, "2000", &v), -EIO);
-        assert_int_equal(md_fixture_read(c->dir, "sys/block/md0/md/sync_speed_min", buf,
-                                         sizeof(buf)), 7);
+        assert_int_equal(md_fixture_read(c->dir, "sys/block/md0/md/sync_speed_min", buf, sizeof(buf)), 7);
         assert_int_equal(v.value, 2000);
 }
 
@@ -353,19 +348,15 @@ static void test_write_refuses(void **state) {
         ctx *c = *state;
         md_tval v = { .kind = MD_V_UNKNOWN, .value = 4242 };
 
-        assert_true(md_fixture_read(c->dir, "sys/block/md0/md/stripe_cache_size", before,
-                                    sizeof(before)) > 0);
+        assert_true(md_fixture_read(c->dir, "sys/block/md0/md/stripe_cache_size", before, sizeof(before)) > 0);
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-                assert_int_equal(md_tunable_write(&c->root, "md0", cases[i].t, cases[i].text, &v),
-                                 cases[i].err);
+                assert_int_equal(md_tunable_write(&c->root, "md0", cases[i].t, cases[i].text, &v), cases[i].err);
                 assert_int_equal(v.kind, MD_V_UNKNOWN);
         }
         assert_int_equal(writes, 0);
-        assert_int_equal(md_tunable_write(&c->root, "md0/../md0", MD_T_STRIPE_CACHE_SIZE, "300", &v),
-                         -EINVAL);
+        assert_int_equal(md_tunable_write(&c->root, "md0/../md0", MD_T_STRIPE_CACHE_SIZE, "300", &v), -EINVAL);
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_STRIPE_CACHE_SIZE, NULL, &v), -EINVAL);
-        assert_true(md_fixture_read(c->dir, "sys/block/md0/md/stripe_cache_size", after,
-                                    sizeof(after)) > 0);
+        assert_true(md_fixture_read(c->dir, "sys/block/md0/md/stripe_cache_size", after, sizeof(after)) > 0);
         assert_string_equal(before, after);
         assert_int_equal(v.value, 4242);
 }
@@ -378,16 +369,13 @@ static void test_write_kernel_refusal(void **state) {
 
         assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0/md/stripe_cache_size"), 0);
         assert_int_equal(md_fixture_mkdir(c->dir, "sys/block/md0/md/stripe_cache_size"), 0);
-        assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_STRIPE_CACHE_SIZE, "300", &v),
-                         -EISDIR);
-        assert_int_equal(md_fixture_read(c->dir, "sys/block/md0/md/stripe_cache_size", buf,
-                                         sizeof(buf)), -EISDIR);
+        assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_STRIPE_CACHE_SIZE, "300", &v), -EISDIR);
+        assert_int_equal(md_fixture_read(c->dir, "sys/block/md0/md/stripe_cache_size", buf, sizeof(buf)), -EISDIR);
 
         /* raid1 has no stripe_cache_size: the file is not created. */
         assert_int_equal(md_fixture_remove(c->dir, "sys/block/md0/md/group_thread_cnt"), 0);
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_GROUP_THREAD_CNT, "2", &v), -ENOENT);
-        assert_int_equal(md_fixture_read(c->dir, "sys/block/md0/md/group_thread_cnt", buf,
-                                         sizeof(buf)), -ENOENT);
+        assert_int_equal(md_fixture_read(c->dir, "sys/block/md0/md/group_thread_cnt", buf, sizeof(buf)), -ENOENT);
         /* An array that does not exist. */
         assert_int_equal(md_tunable_write(&c->root, "md9", MD_T_SYNC_SPEED_MIN, "5000", &v), -ENOENT);
         assert_int_equal(v.kind, MD_V_UNKNOWN);

@@ -27,41 +27,35 @@
 static char *tree; /* the test's root, a copy of a fixture; NULL before one */
 
 /* The snapshot tests/fixtures/@name, read only. */
-static const char *fixture(const char *name)
-{
+static const char *fixture(const char *name) {
         static char buf[PATH_MAX];
 
         assert_non_null(md_fixture_snapshot(name, buf, sizeof(buf)));
         return buf;
 }
 
-static void tree_copy(const char *name)
-{
+static void tree_copy(const char *name) {
         assert_int_equal(md_fixture_new_from(name, &tree), 0);
 }
 
 /* Removes a file or folder of the tree; one that is not there is fine. */
-static void tree_remove(const char *rel)
-{
+static void tree_remove(const char *rel) {
         int k = md_fixture_remove(tree, rel);
 
         assert_true(k == 0 || k == -ENOENT);
 }
 
 /* Replaces a file whole, as the kernel's attributes change: never half-written. */
-static void tree_write(const char *rel, const char *text)
-{
+static void tree_write(const char *rel, const char *text) {
         assert_int_equal(md_fixture_replace(tree, rel, text), 0);
 }
 
-static void tree_rename(const char *from, const char *to)
-{
+static void tree_rename(const char *from, const char *to) {
         assert_int_equal(md_fixture_rename(tree, from, to), 0);
 }
 
 /* Copies one folder of the tree to another place in the same tree. */
-static void tree_dup(const char *from, const char *to)
-{
+static void tree_dup(const char *from, const char *to) {
         char src[PATH_MAX], dst[PATH_MAX];
 
         assert_true(snprintf(src, sizeof(src), "%s/%s", tree, from) < (int)sizeof(src));
@@ -75,8 +69,7 @@ static void tree_dup(const char *from, const char *to)
  * prints first and last. A test that changes the members in sysfs writes
  * what the kernel would then print here too.
  */
-static void tree_mdstat(const char *blocks)
-{
+static void tree_mdstat(const char *blocks) {
         char text[8192];
 
         assert_true(snprintf(text, sizeof(text),
@@ -87,13 +80,12 @@ static void tree_mdstat(const char *blocks)
 }
 
 /* 03-raid5-recovery's md0 header: "md0 : active raid5 MEMBERS", then its status line. */
-#define RAID5_MD0(members, map)                                                              \
-        "md0 : active raid5 " members "\n"                                                    \
+#define RAID5_MD0(members, map)                                                                                        \
+        "md0 : active raid5 " members "\n"                                                                             \
         "      3139584 blocks super 1.2 level 5, 512k chunk, algorithm 2 " map "\n"
 
 /* The raid5 of 03-raid5-recovery after its recovery ended: nothing runs. */
-static void tree_make_idle(const char *md)
-{
+static void tree_make_idle(const char *md) {
         char rel[128];
 
         snprintf(rel, sizeof(rel), "sys/block/%s/md/sync_action", md);
@@ -106,8 +98,7 @@ static void tree_make_idle(const char *md)
 
 /* ---- plugin lifecycle ------------------------------------------------- */
 
-static int setup(void **state)
-{
+static int setup(void **state) {
         (void)state;
         tree = NULL;
         mock_clear();
@@ -116,8 +107,7 @@ static int setup(void **state)
         return 0;
 }
 
-static int teardown(void **state)
-{
+static int teardown(void **state) {
         (void)state;
         if (mock.shutdown)
                 mock.shutdown();
@@ -130,8 +120,7 @@ static int teardown(void **state)
 }
 
 /* Configures RootDir (plus @extra keys), runs init, returns init's result. */
-static int start(const char *root, mock_config_item *extra)
-{
+static int start(const char *root, mock_config_item *extra) {
         mock_config_item local;
         mock_config_item *c = extra ? extra : &local;
 
@@ -143,15 +132,13 @@ static int start(const char *root, mock_config_item *extra)
         return mock.init();
 }
 
-static void read_once(void)
-{
+static void read_once(void) {
         mock_clear();
         assert_int_equal(mock.read(), 0);
         assert_int_equal(mock.n_bad_types, 0);
 }
 
-static void assert_value(const char *inst, const char *type, const char *ti, double want)
-{
+static void assert_value(const char *inst, const char *type, const char *ti, double want) {
         const mock_value *v = mock_find(inst, type, ti);
 
         if (!v)
@@ -161,15 +148,13 @@ static void assert_value(const char *inst, const char *type, const char *ti, dou
         assert_string_equal(v->plugin, "mdraid");
 }
 
-static void assert_absent(const char *inst, const char *type, const char *ti)
-{
+static void assert_absent(const char *inst, const char *type, const char *ti) {
         if (mock_find(inst, type, ti))
                 fail_msg("%s %s-%s was dispatched", inst, type, ti);
 }
 
-static void assert_disks(const char *inst, unsigned active, unsigned failed, unsigned spare,
-                         unsigned missing, unsigned rebuilding)
-{
+static void assert_disks(const char *inst, unsigned active, unsigned failed, unsigned spare, unsigned missing,
+                         unsigned rebuilding) {
         assert_value(inst, "md_disks", "active", active);
         assert_value(inst, "md_disks", "failed", failed);
         assert_value(inst, "md_disks", "spare", spare);
@@ -181,9 +166,8 @@ static void assert_disks(const char *inst, unsigned active, unsigned failed, uns
  * The counts as read from mdstat, then from the member folders with mdstat
  * gone, which must agree; mdstat is back for the next read.
  */
-static void assert_disks_both(const char *inst, unsigned active, unsigned failed, unsigned spare,
-                              unsigned missing, unsigned rebuilding)
-{
+static void assert_disks_both(const char *inst, unsigned active, unsigned failed, unsigned spare, unsigned missing,
+                              unsigned rebuilding) {
         char saved[8192];
         ssize_t len;
 
@@ -198,8 +182,7 @@ static void assert_disks_both(const char *inst, unsigned active, unsigned failed
         assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
 }
 
-static void assert_actions(const char *inst, const char *running, int delayed)
-{
+static void assert_actions(const char *inst, const char *running, int delayed) {
         static const char *const names[] = { "resync", "recover", "check", "repair", "reshape" };
         char ti[64];
 
@@ -212,8 +195,7 @@ static void assert_actions(const char *inst, const char *running, int delayed)
 
 /* ---- tests ------------------------------------------------------------ */
 
-static void test_registers_every_callback(void **state)
-{
+static void test_registers_every_callback(void **state) {
         (void)state;
         assert_string_equal(mock.name, "mdraid");
         assert_non_null(mock.config);
@@ -222,8 +204,7 @@ static void test_registers_every_callback(void **state)
         assert_non_null(mock.shutdown);
 }
 
-static void test_raid5_recovery(void **state)
-{
+static void test_raid5_recovery(void **state) {
         (void)state;
         assert_int_equal(start(fixture("03-raid5-recovery"), NULL), 0);
         read_once();
@@ -247,8 +228,7 @@ static void test_raid5_recovery(void **state)
         assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
 }
 
-static void test_globals_have_empty_instance(void **state)
-{
+static void test_globals_have_empty_instance(void **state) {
         (void)state;
         assert_int_equal(start(fixture("03-raid5-recovery"), NULL), 0);
         read_once();
@@ -257,8 +237,7 @@ static void test_globals_have_empty_instance(void **state)
         assert_int_equal(mock_count_instance(""), 2);
 }
 
-static void test_raid6_reshape(void **state)
-{
+static void test_raid6_reshape(void **state) {
         (void)state;
         assert_int_equal(start(fixture("09-raid6-reshape"), NULL), 0);
         read_once();
@@ -273,8 +252,7 @@ static void test_raid6_reshape(void **state)
         assert_value("md0", "bytes", "read_ahead", 2048.0 * 1024);
 }
 
-static void test_delayed_resync(void **state)
-{
+static void test_delayed_resync(void **state) {
         (void)state;
         assert_int_equal(start(fixture("10-two-raid1-resync-delayed"), NULL), 0);
         read_once();
@@ -294,8 +272,7 @@ static void test_delayed_resync(void **state)
         assert_value("md11", "count", "mismatch_cnt", 0);
 }
 
-static void test_idle_degraded_leaves_a_gap(void **state)
-{
+static void test_idle_degraded_leaves_a_gap(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         tree_make_idle("md0");
@@ -314,8 +291,7 @@ static void test_idle_degraded_leaves_a_gap(void **state)
         assert_disks_both("md0", 3, 0, 0, 1, 0);
 }
 
-static void test_failed_member(void **state)
-{
+static void test_failed_member(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         tree_make_idle("md0");
@@ -330,8 +306,7 @@ static void test_failed_member(void **state)
         assert_disks_both("md0", 3, 1, 0, 1, 0);
 }
 
-static void test_replacement_in_progress(void **state)
-{
+static void test_replacement_in_progress(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         /* vdd is in sync again; vde replaces vdb in slot 1 while vdb keeps serving */
@@ -343,17 +318,16 @@ static void test_replacement_in_progress(void **state)
         tree_write("sys/block/md0/md/dev-vde/state", "spare,replacement\n");
         tree_write("sys/block/md0/md/dev-vde/slot", "1\n");
         tree_write("sys/block/md0/md/dev-vde/recovery_start", "261648\n");
-        tree_mdstat(RAID5_MD0("vde[5](R) vdd[4] vdc[2] vdb[1] vda[0]", "[4/4] [UUUU]")
-                    "      [==>..................]  recovery = 12.5% (130824/1046528) "
-                    "finish=1.4min speed=10301K/sec\n      \n");
+        tree_mdstat(RAID5_MD0("vde[5](R) vdd[4] vdc[2] vdb[1] vda[0]",
+                              "[4/4] [UUUU]") "      [==>..................]  recovery = 12.5% (130824/1046528) "
+                                              "finish=1.4min speed=10301K/sec\n      \n");
         assert_int_equal(start(tree, NULL), 0);
         read_once();
         assert_actions("md0", "recover", 0);
         assert_disks_both("md0", 4, 0, 0, 0, 1);
 }
 
-static void test_hot_spare(void **state)
-{
+static void test_hot_spare(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         tree_make_idle("md0");
@@ -370,13 +344,23 @@ static void test_hot_spare(void **state)
 }
 
 /* raid0 keeps no md/sync_* files: the kernel registers them only for levels that sync. */
-static void make_raid0(void)
-{
+static void make_raid0(void) {
         static const char *const gone[] = {
-                "sync_action", "last_sync_action", "sync_completed", "sync_speed",
-                "sync_speed_min", "sync_speed_max", "sync_min", "sync_max", "mismatch_cnt",
-                "sync_force_parallel", "stripe_cache_size", "stripe_cache_active",
-                "group_thread_cnt", "degraded", "bitmap",
+                "sync_action",
+                "last_sync_action",
+                "sync_completed",
+                "sync_speed",
+                "sync_speed_min",
+                "sync_speed_max",
+                "sync_min",
+                "sync_max",
+                "mismatch_cnt",
+                "sync_force_parallel",
+                "stripe_cache_size",
+                "stripe_cache_active",
+                "group_thread_cnt",
+                "degraded",
+                "bitmap",
         };
         char rel[128];
 
@@ -393,8 +377,7 @@ static void make_raid0(void)
                     "      4186112 blocks super 1.2 512k chunks\n      \n");
 }
 
-static void test_raid0_reports_disks_only(void **state)
-{
+static void test_raid0_reports_disks_only(void **state) {
         (void)state;
         make_raid0();
         assert_int_equal(start(tree, NULL), 0);
@@ -404,8 +387,7 @@ static void test_raid0_reports_disks_only(void **state)
         assert_disks_both("md0", 4, 0, 0, 0, 0);
 }
 
-static void test_inactive_reports_disks_only(void **state)
-{
+static void test_inactive_reports_disks_only(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         /*
@@ -413,8 +395,7 @@ static void test_inactive_reports_disks_only(void **state)
          * until the array runs, and mdstat marks each (S).
          */
         tree_write("sys/block/md0/md/array_state", "inactive\n");
-        for (const char *const *m = (const char *const[]){ "vda", "vdb", "vdc", "vdd", NULL }; *m;
-             m++) {
+        for (const char *const *m = (const char *const[]){ "vda", "vdb", "vdc", "vdd", NULL }; *m; m++) {
                 char rel[128];
 
                 snprintf(rel, sizeof(rel), "sys/block/md0/md/dev-%s/state", *m);
@@ -422,8 +403,7 @@ static void test_inactive_reports_disks_only(void **state)
                 snprintf(rel, sizeof(rel), "sys/block/md0/md/dev-%s/slot", *m);
                 tree_write(rel, "none\n");
         }
-        for (const char *const *rd = (const char *const[]){ "rd0", "rd1", "rd2", "rd3", NULL };
-             *rd; rd++) {
+        for (const char *const *rd = (const char *const[]){ "rd0", "rd1", "rd2", "rd3", NULL }; *rd; rd++) {
                 char rel[128];
 
                 snprintf(rel, sizeof(rel), "sys/block/md0/md/%s", *rd);
@@ -437,8 +417,7 @@ static void test_inactive_reports_disks_only(void **state)
         assert_disks_both("md0", 0, 0, 4, 4, 0);
 }
 
-static void test_no_arrays_reports_globals(void **state)
-{
+static void test_no_arrays_reports_globals(void **state) {
         (void)state;
         assert_int_equal(start(fixture("00-no-arrays"), NULL), 0);
         read_once();
@@ -446,8 +425,7 @@ static void test_no_arrays_reports_globals(void **state)
         assert_int_equal(mock_count_instance(""), 2);
 }
 
-static void test_array_selection(void **state)
-{
+static void test_array_selection(void **state) {
         mock_config_item c;
 
         (void)state;
@@ -460,8 +438,7 @@ static void test_array_selection(void **state)
         assert_int_equal(mock_count_instance(""), 2);
 }
 
-static void test_array_selection_ignored_by_uuid(void **state)
-{
+static void test_array_selection_ignored_by_uuid(void **state) {
         mock_config_item c;
 
         (void)state;
@@ -475,8 +452,7 @@ static void test_array_selection_ignored_by_uuid(void **state)
         assert_true(mock_count_instance("md11") > 0);
 }
 
-static void test_array_selection_by_device_path(void **state)
-{
+static void test_array_selection_by_device_path(void **state) {
         mock_config_item c;
 
         (void)state;
@@ -491,8 +467,7 @@ static void test_array_selection_by_device_path(void **state)
 }
 
 /* The mock's types.db check is what proves "stock types only": make sure it bites. */
-static void test_mock_refuses_unknown_types(void **state)
-{
+static void test_mock_refuses_unknown_types(void **state) {
         value_list_t vl = VALUE_LIST_INIT;
         value_t two[2] = { { .gauge = 1 }, { .gauge = 2 } };
 
@@ -508,8 +483,7 @@ static void test_mock_refuses_unknown_types(void **state)
         assert_int_equal(mock.n_bad_types, 2);
 }
 
-static void test_unknown_option_is_refused(void **state)
-{
+static void test_unknown_option_is_refused(void **state) {
         mock_config_item c;
 
         (void)state;
@@ -519,15 +493,13 @@ static void test_unknown_option_is_refused(void **state)
         assert_int_equal(mock_count_logs(LOG_ERR, "mdraid: unknown option \"Device\""), 1);
 }
 
-static void test_missing_root_fails_init(void **state)
-{
+static void test_missing_root_fails_init(void **state) {
         (void)state;
         assert_int_not_equal(start("/nonexistent/mdraid-root", NULL), 0);
         assert_int_equal(mock_count_logs(LOG_ERR, "mdraid: cannot open RootDir"), 1);
 }
 
-static void test_progress_moves(void **state)
-{
+static void test_progress_moves(void **state) {
         const mock_value *v;
         double first;
 
@@ -540,9 +512,9 @@ static void test_progress_moves(void **state)
         first = v->value;
         /* The kernel moves mdstat's live position with its checkpoint. */
         tree_write("sys/block/md0/md/sync_completed", "1046528 / 2093056\n");
-        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]", "[4/3] [UUU_]")
-                    "      [=========>...........]  recovery = 50.2% (525312/1046528) "
-                    "finish=0.8min speed=11108K/sec\n      \n");
+        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]",
+                              "[4/3] [UUU_]") "      [=========>...........]  recovery = 50.2% (525312/1046528) "
+                                              "finish=0.8min speed=11108K/sec\n      \n");
         read_once();
         assert_value("md0", "percent", "sync_progress", 50.0);
         assert_true(first < 50.0);
@@ -554,15 +526,14 @@ static void test_progress_moves(void **state)
  * the check. Once both move, the checkpoint is reported again; so is one
  * that mdstat cannot confirm when mdstat cannot be read.
  */
-static void test_stale_checkpoint_is_not_progress(void **state)
-{
+static void test_stale_checkpoint_is_not_progress(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         tree_write("sys/block/md0/md/sync_action", "check\n");
         tree_write("sys/block/md0/md/sync_completed", "1845888 / 2093056\n");
-        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]", "[4/4] [UUUU]")
-                    "      [>....................]  check =  0.0% (0/1046528) "
-                    "finish=0.0min speed=0K/sec\n      \n");
+        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]",
+                              "[4/4] [UUUU]") "      [>....................]  check =  0.0% (0/1046528) "
+                                              "finish=0.0min speed=0K/sec\n      \n");
         assert_int_equal(start(tree, NULL), 0);
         read_once();
         assert_null(mock_find("md0", "percent", "sync_progress"));
@@ -574,9 +545,9 @@ static void test_stale_checkpoint_is_not_progress(void **state)
         assert_null(mock_find("md0", "percent", "sync_progress"));
 
         tree_write("sys/block/md0/md/sync_completed", "32768 / 2093056\n");
-        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]", "[4/4] [UUUU]")
-                    "      [>....................]  check =  1.8% (18944/1046528) "
-                    "finish=1.4min speed=11108K/sec\n      \n");
+        tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]",
+                              "[4/4] [UUUU]") "      [>....................]  check =  1.8% (18944/1046528) "
+                                              "finish=1.4min speed=11108K/sec\n      \n");
         read_once();
         assert_value("md0", "percent", "sync_progress", 100.0 * 32768 / 2093056);
 
@@ -587,8 +558,7 @@ static void test_stale_checkpoint_is_not_progress(void **state)
 }
 
 /* A garbage attribute: skipped, logged once, the rest still reported. */
-static void test_garbage_attribute_warns_once(void **state)
-{
+static void test_garbage_attribute_warns_once(void **state) {
         (void)state;
         tree_copy("10-two-raid1-resync-delayed");
         tree_write("sys/block/md10/md/sync_speed", "fast\n");
@@ -601,8 +571,7 @@ static void test_garbage_attribute_warns_once(void **state)
         assert_value("md10", "percent", "sync_progress", 100.0 * 204800 / 817152);
         assert_value("md10", "count", "mismatch_cnt", 0);
         assert_actions("md11", "resync", 1);
-        assert_int_equal(
-                mock_count_logs(LOG_WARNING, "mdraid: md10: cannot read or parse md/sync_speed"), 1);
+        assert_int_equal(mock_count_logs(LOG_WARNING, "mdraid: md10: cannot read or parse md/sync_speed"), 1);
         assert_int_equal(mock_count_logs(LOG_WARNING, ""), 1);
 
         /* healed: one notice and the value again; broken again: a new warning */
@@ -616,8 +585,7 @@ static void test_garbage_attribute_warns_once(void **state)
         assert_int_equal(mock_count_logs(LOG_WARNING, "md10: cannot read or parse md/sync_speed"), 1);
 }
 
-static void test_garbage_tunable_warns_once(void **state)
-{
+static void test_garbage_tunable_warns_once(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         tree_write("sys/block/md0/md/stripe_cache_size", "lots\n");
@@ -636,8 +604,7 @@ static void test_garbage_tunable_warns_once(void **state)
  * Files behind no metric are not read: broken, they draw no warning and the
  * metrics are all there. The UUID is read once an Array entry may name one.
  */
-static void test_unreported_files_are_not_read(void **state)
-{
+static void test_unreported_files_are_not_read(void **state) {
         mock_config_item c;
 
         (void)state;
@@ -667,8 +634,7 @@ static void test_unreported_files_are_not_read(void **state)
 }
 
 /* md1, a copy of 10-two-raid1-resync-delayed's md10 resyncing, in its mdstat. */
-static void add_md1_to_mdstat(void)
-{
+static void add_md1_to_mdstat(void) {
         tree_mdstat("md1 : active raid1 vdf1[1] vde1[0]\n"
                     "      408576 blocks super 1.2 [2/2] [UU]\n"
                     "      [==>..................]  resync = 12.3% (50944/408576) "
@@ -685,8 +651,7 @@ static void add_md1_to_mdstat(void)
  * With mdstat readable, the member folders are not read: broken, they draw
  * no warning. Without mdstat they are, and then they do.
  */
-static void test_members_come_from_mdstat(void **state)
-{
+static void test_members_come_from_mdstat(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         tree_write("sys/block/md0/md/dev-vdd/state", "rebuilding?\n");
@@ -703,8 +668,7 @@ static void test_members_come_from_mdstat(void **state)
 }
 
 /* An mdstat that cannot be parsed: one warning, the members from sysfs meanwhile. */
-static void test_garbage_mdstat_falls_back(void **state)
-{
+static void test_garbage_mdstat_falls_back(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         tree_write("proc/mdstat", "Personalities : [raid5]\nmd0 : rebuilding raid5 vda[0]\n");
@@ -728,8 +692,7 @@ static void test_garbage_mdstat_falls_back(void **state)
  * A running array in sysfs that mdstat does not list yet was assembled after
  * mdstat was read: it waits for the next read rather than show no members.
  */
-static void test_array_not_yet_in_mdstat(void **state)
-{
+static void test_array_not_yet_in_mdstat(void **state) {
         (void)state;
         tree_copy("10-two-raid1-resync-delayed");
         tree_dup("sys/block/md10", "sys/block/md1");
@@ -745,8 +708,7 @@ static void test_array_not_yet_in_mdstat(void **state)
         assert_actions("md1", "resync", 0);
 }
 
-static void test_vanished_array(void **state)
-{
+static void test_vanished_array(void **state) {
         (void)state;
         tree_copy("10-two-raid1-resync-delayed");
         assert_int_equal(start(tree, NULL), 0);
@@ -763,8 +725,7 @@ static void test_vanished_array(void **state)
         assert_true(mock_count_instance("md10") > 0);
 }
 
-static void test_array_appears_later(void **state)
-{
+static void test_array_appears_later(void **state) {
         (void)state;
         tree_copy("10-two-raid1-resync-delayed");
         tree_rename("sys/block/md11", "md11.hidden");
@@ -788,8 +749,7 @@ static void test_array_appears_later(void **state)
         assert_true(mock_count_instance("md11") > 0);
 }
 
-static void test_unreadable_globals_warn_once(void **state)
-{
+static void test_unreadable_globals_warn_once(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         tree_write("proc/sys/dev/raid/speed_limit_min", "slow\n");
@@ -798,8 +758,7 @@ static void test_unreadable_globals_warn_once(void **state)
         for (int i = 0; i < 3; i++)
                 assert_int_equal(mock.read(), 0);
         assert_int_equal(mock_count_logs(LOG_WARNING, ""), 1);
-        assert_int_equal(mock_count_logs(LOG_WARNING,
-                                         "mdraid: cannot read or parse proc/sys/dev/raid/speed_limit_min"),
+        assert_int_equal(mock_count_logs(LOG_WARNING, "mdraid: cannot read or parse proc/sys/dev/raid/speed_limit_min"),
                          1);
         assert_absent("", "bytes", "speed_limit_min");
         /* the other limit and the arrays are reported whatever this one does */
@@ -813,8 +772,7 @@ static void test_unreadable_globals_warn_once(void **state)
 }
 
 /* Without sys/block there is nothing to list: the read fails, logged once. */
-static void test_unlistable_root_warns_once(void **state)
-{
+static void test_unlistable_root_warns_once(void **state) {
         (void)state;
         tree_copy("03-raid5-recovery");
         tree_remove("sys");
@@ -828,8 +786,7 @@ static void test_unlistable_root_warns_once(void **state)
 }
 
 /* Every log line names the plugin, so a shared syslog can be filtered. */
-static void test_log_lines_are_prefixed(void **state)
-{
+static void test_log_lines_are_prefixed(void **state) {
         (void)state;
         tree_copy("10-two-raid1-resync-delayed");
         tree_write("sys/block/md10/md/mismatch_cnt", "x\n");
@@ -843,8 +800,7 @@ static void test_log_lines_are_prefixed(void **state)
                 assert_memory_equal(mock.logs[i].msg, "mdraid: ", 8);
 }
 
-int main(void)
-{
+int main(void) {
         const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
                 T(test_registers_every_callback),

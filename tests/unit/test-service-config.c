@@ -41,11 +41,17 @@ static void test_defaults_and_keys(void **state) {
 
 static void test_refused(void **state) {
         static const char *const bad[] = {
-                "memory_budget_percent = 91\n",  "memory_budget_percent = -1\n", "poll_idle_ms = 5s\n",
-                "fast_stripe_cache_size = 16\n", "no_such_key = 1\n",            "just words\n",
+                "memory_budget_percent = 91\n",
+                "memory_budget_percent = -1\n",
+                "poll_idle_ms = 5s\n",
+                "fast_stripe_cache_size = 16\n",
+                "no_such_key = 1\n",
+                "just words\n",
                 "fast_sync_speed_min = 99999999999999999999999\n",
-                "fast_floor_fit_percent = 101\n", "fast_floor_fit_after_ms = 999\n",
-                "fast_ceiling_hold = 2\n",       "fast_ceiling_quiet_ms = 999\n",
+                "fast_floor_fit_percent = 101\n",
+                "fast_floor_fit_after_ms = 999\n",
+                "fast_ceiling_hold = 2\n",
+                "fast_ceiling_quiet_ms = 999\n",
         };
         config c = CONFIG_DEFAULT;
         char err[256];

@@ -28,7 +28,10 @@
 
 /* The files a boost of 03-raid5-recovery's md0 may write. */
 static const char *const md0_files[] = {
-        MD0 "sync_speed_min", MD0 "sync_speed_max", MD0 "stripe_cache_size", MD0 "sync_max",
+        MD0 "sync_speed_min",
+        MD0 "sync_speed_max",
+        MD0 "stripe_cache_size",
+        MD0 "sync_max",
         "sys/block/md0/queue/read_ahead_kb",
 };
 #define N_FILES (sizeof(md0_files) / sizeof(md0_files[0]))

@@ -16,12 +16,18 @@ static void test_names(void **state) {
                 int err;
                 const char *name;
         } map[] = {
-                { EACCES, MDB_ERROR_NOT_AUTHORIZED },   { EPERM, MDB_ERROR_NOT_AUTHORIZED },
-                { ENOENT, MDB_ERROR_NO_SUCH_ARRAY },    { ENODEV, MDB_ERROR_NO_SUCH_ARRAY },
-                { EOPNOTSUPP, MDB_ERROR_NOT_SUPPORTED }, { EINVAL, MDB_ERROR_INVALID_ARGUMENT },
-                { ERANGE, MDB_ERROR_INVALID_ARGUMENT }, { EBUSY, MDB_ERROR_BUSY },
-                { MDB_ECONFLICT, MDB_ERROR_CONFLICT },  { EIO, MDB_ERROR_FAILED },
-                { ENOSPC, MDB_ERROR_FAILED },           { 0, MDB_ERROR_FAILED },
+                { EACCES, MDB_ERROR_NOT_AUTHORIZED },
+                { EPERM, MDB_ERROR_NOT_AUTHORIZED },
+                { ENOENT, MDB_ERROR_NO_SUCH_ARRAY },
+                { ENODEV, MDB_ERROR_NO_SUCH_ARRAY },
+                { EOPNOTSUPP, MDB_ERROR_NOT_SUPPORTED },
+                { EINVAL, MDB_ERROR_INVALID_ARGUMENT },
+                { ERANGE, MDB_ERROR_INVALID_ARGUMENT },
+                { EBUSY, MDB_ERROR_BUSY },
+                { MDB_ECONFLICT, MDB_ERROR_CONFLICT },
+                { EIO, MDB_ERROR_FAILED },
+                { ENOSPC, MDB_ERROR_FAILED },
+                { 0, MDB_ERROR_FAILED },
         };
 
         (void)state;

@@ -63,7 +63,9 @@ static void test_fit_floor(void **state) {
 
 /* A raid1 recovering under a `fast` boost that wrote floor 50000 over 1000 (system). */
 static void boosted(md_array *a, journal_entry *e) {
-        *a = (md_array){ .name = "md0", .level = MD_LEVEL_RAID1, .uuid = "7ac7b4d7-c925-6f89-525e-4caecab28aec",
+        *a = (md_array){ .name = "md0",
+                         .level = MD_LEVEL_RAID1,
+                         .uuid = "7ac7b4d7-c925-6f89-525e-4caecab28aec",
                          .sync_action = MD_SYNC_RECOVER };
         a->tunables[MD_T_SYNC_SPEED_MIN] = loc(50000);
         a->tunables[MD_T_SYNC_SPEED_MAX] = loc(200000);

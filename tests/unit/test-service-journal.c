@@ -112,15 +112,16 @@ static void test_parse_refuses(void **state) {
                 "",
                 "{",
                 "[]",
-                "{\"version\":1,\"clean\":true,\"boosts\":{",                     /* truncated */
-                "{\"version\":2,\"clean\":true,\"boosts\":{}}",                    /* unknown version */
-                "{\"version\":1,\"boosts\":{}}",                                   /* no clean */
+                "{\"version\":1,\"clean\":true,\"boosts\":{",   /* truncated */
+                "{\"version\":2,\"clean\":true,\"boosts\":{}}", /* unknown version */
+                "{\"version\":1,\"boosts\":{}}",                /* no clean */
                 "{\"version\":1,\"clean\":true,\"boosts\":[]}",
                 "{\"version\":1,\"clean\":true,\"boosts\":{\"not-a-uuid\":{}}}",
                 "{\"version\":1,\"clean\":true,\"boosts\":{\"" UUID1 "\":{\"array\":\"../../etc/passwd\","
                 "\"profile\":\"fast\",\"operation\":\"idle\",\"since\":1}}}",
                 "{\"version\":1,\"clean\":true,\"boosts\":{\"" UUID1 "\":{\"array\":\"md0\","
-                "\"profile\":\"fast\",\"operation\":\"idle\",\"since\":1,\"originals\":{\"sync_speed_min\":\"fast\"}}}}",
+                "\"profile\":\"fast\",\"operation\":\"idle\",\"since\":1,\"originals\":{\"sync_speed_min\":\"fast\"}}}"
+                "}",
                 "{\"version\":1,\"clean\":true,\"boosts\":{\"" UUID1 "\":{\"array\":\"md0\","
                 "\"profile\":\"fast\",\"operation\":\"idle\",\"since\":1,\"originals\":{\"rm -rf\":\"1\"}}}}",
                 "{\"version\":1,\"clean\":true,\"boosts\":{\"" UUID1 "\":{\"array\":\"md0\","

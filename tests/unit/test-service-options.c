@@ -71,10 +71,10 @@ static int parse(const opt *opts, size_t n, boost_options *ret, char *errbuf, si
         return r;
 }
 
-#define PARSE(ret, err, ...)                                                                       \
-        ({                                                                                         \
-                const opt _o[] = { __VA_ARGS__ };                                                  \
-                parse(_o, sizeof(_o) / sizeof(_o[0]), ret, err, sizeof(err));                      \
+#define PARSE(ret, err, ...)                                                                                           \
+        ({                                                                                                             \
+                const opt _o[] = { __VA_ARGS__ };                                                                      \
+                parse(_o, sizeof(_o) / sizeof(_o[0]), ret, err, sizeof(err));                                          \
         })
 
 static void test_empty(void **state) {
@@ -182,12 +182,8 @@ static void test_settable(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_empty),
-                cmocka_unit_test(test_values),
-                cmocka_unit_test(test_refused),
-                cmocka_unit_test(test_not_a_dict),
-                cmocka_unit_test(test_restore),
-                cmocka_unit_test(test_settable),
+                cmocka_unit_test(test_empty),      cmocka_unit_test(test_values),  cmocka_unit_test(test_refused),
+                cmocka_unit_test(test_not_a_dict), cmocka_unit_test(test_restore), cmocka_unit_test(test_settable),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

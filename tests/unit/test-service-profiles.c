@@ -25,8 +25,11 @@ static md_tval loc(uint64_t v) {
 
 /* A 4-disk raid5 recovering, as in tests/fixtures/03-raid5-recovery. */
 static md_array raid5(void) {
-        md_array a = { .name = "md0", .level = MD_LEVEL_RAID5, .state = MD_ARRAY_CLEAN,
-                       .uuid = "7ac7b4d7-c925-6f89-525e-4caecab28aec", .sync_action = MD_SYNC_RECOVER };
+        md_array a = { .name = "md0",
+                       .level = MD_LEVEL_RAID5,
+                       .state = MD_ARRAY_CLEAN,
+                       .uuid = "7ac7b4d7-c925-6f89-525e-4caecab28aec",
+                       .sync_action = MD_SYNC_RECOVER };
 
         a.raid_disks = (md_newold){ .kind = MD_V_NUMBER, .value = 4, .old_value = 4 };
         a.chunk_size = (md_newold){ .kind = MD_V_NUMBER, .value = 524288, .old_value = 524288 };
@@ -253,8 +256,10 @@ static int plan_mdadm(const md_array *a, int mdadm, plan *ret) {
 /* Each member moves its data offset, as mdadm grows into the room before the data. */
 static void set_offsets(md_array *a, md_member *m, unsigned n, uint64_t offset, uint64_t new_offset) {
         for (unsigned i = 0; i < n; i++)
-                m[i] = (md_member){ .slot = (int64_t) i, .role = MD_ROLE_IN_SYNC,
-                                    .offset = num(offset), .new_offset = num(new_offset) };
+                m[i] = (md_member){ .slot = (int64_t)i,
+                                    .role = MD_ROLE_IN_SYNC,
+                                    .offset = num(offset),
+                                    .new_offset = num(new_offset) };
         a->members = m;
         a->n_members = n;
 }
@@ -395,7 +400,8 @@ static void test_rules(void **state) {
         assert_int_equal(profile_rule(PROFILE_FAST, &settings, MD_T_SYNC_SPEED_MAX, buf, sizeof(buf)), 0);
         assert_non_null(strstr(buf, "users are busy"));
         assert_int_equal(profile_rule(PROFILE_FAST, &(profile_settings){ .ceiling = 200000, .fit_percent = 80 },
-                                      MD_T_SYNC_SPEED_MAX, buf, sizeof(buf)), 0);
+                                      MD_T_SYNC_SPEED_MAX, buf, sizeof(buf)),
+                         0);
         assert_string_equal(buf, "at least 200000 KiB/s when below the floor");
         assert_int_equal(profile_rule(PROFILE_MAX, &settings, MD_T_SYNC_MAX, buf, sizeof(buf)), 0);
         assert_string_equal(buf, "max");

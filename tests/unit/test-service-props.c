@@ -19,9 +19,13 @@ static md_member members[4] = {
 };
 
 static md_array raid5(void) {
-        md_array a = { .name = "md0", .level = MD_LEVEL_RAID5, .state = MD_ARRAY_CLEAN,
-                       .uuid = "7ac7b4d7-c925-6f89-525e-4caecab28aec", .size_bytes = 3214934016ull,
-                       .sync_action = MD_SYNC_RECOVER, .last_sync_action = MD_SYNC_RECOVER };
+        md_array a = { .name = "md0",
+                       .level = MD_LEVEL_RAID5,
+                       .state = MD_ARRAY_CLEAN,
+                       .uuid = "7ac7b4d7-c925-6f89-525e-4caecab28aec",
+                       .size_bytes = 3214934016ull,
+                       .sync_action = MD_SYNC_RECOVER,
+                       .last_sync_action = MD_SYNC_RECOVER };
 
         a.raid_disks = (md_newold){ .kind = MD_V_NUMBER, .value = 4, .old_value = 4 };
         a.chunk_size = (md_newold){ .kind = MD_V_NUMBER, .value = 524288, .old_value = 524288 };
@@ -119,8 +123,11 @@ static const char *prop_map(const props_msg *p, const char *name, const char *ke
 }
 
 static journal_entry boost_entry(void) {
-        journal_entry e = { .uuid = "7ac7b4d7-c925-6f89-525e-4caecab28aec", .array = "md0", .profile = "max",
-                            .since_usec = 1764445000123456ull, .operation = "recover" };
+        journal_entry e = { .uuid = "7ac7b4d7-c925-6f89-525e-4caecab28aec",
+                            .array = "md0",
+                            .profile = "max",
+                            .since_usec = 1764445000123456ull,
+                            .operation = "recover" };
 
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
                 e.originals[t] = e.written[t] = (md_tval){ .kind = MD_V_ABSENT };

@@ -134,8 +134,8 @@ static void test_admin_change_is_a_conflict(void **state) {
 
         (void)state;
         as_boosted(&e, now);
-        now[MD_T_STRIPE_CACHE_SIZE] = tv(MD_V_NUMBER, 2048);       /* another number */
-        now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_SYSTEM, 50000);        /* same number, other mode */
+        now[MD_T_STRIPE_CACHE_SIZE] = tv(MD_V_NUMBER, 2048); /* another number */
+        now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_SYSTEM, 50000);   /* same number, other mode */
         assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
         assert_int_equal(p.n_conflicts, 2);
         assert_int_equal(p.n_writes, 2);
@@ -187,8 +187,8 @@ static void test_already_back_or_gone(void **state) {
 
         (void)state;
         as_boosted(&e, now);
-        now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_SYSTEM, 1000);   /* an admin put it back already */
-        now[MD_T_STRIPE_CACHE_SIZE] = absent;              /* the level changed: no file */
+        now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_SYSTEM, 1000); /* an admin put it back already */
+        now[MD_T_STRIPE_CACHE_SIZE] = absent;             /* the level changed: no file */
         assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
         assert_int_equal(p.n_conflicts, 0);
         assert_int_equal(p.n_writes, 2);
@@ -219,7 +219,7 @@ static void test_operation_completed(void **state) {
         };
         md_array a = { .name = "md0", .sync_action = MD_SYNC_IDLE, .members = m, .n_members = 2 };
 
-        (void) state;
+        (void)state;
         a.resync_start = tv(MD_V_NUMBER, 153600);
         assert_false(restore_operation_completed(&a, MD_SYNC_RESYNC));
         a.resync_start = tv(MD_V_NONE, 0);

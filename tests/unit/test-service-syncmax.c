@@ -21,14 +21,14 @@ static char *dir;
 static md_root root = MD_ROOT_NULL;
 
 static int setup(void **state) {
-        (void) state;
+        (void)state;
         if (md_fixture_new(&dir) < 0 || md_fixture_mkdir(dir, "proc") < 0 || md_root_open(dir, &root) < 0)
                 return -1;
         return 0;
 }
 
 static int teardown(void **state) {
-        (void) state;
+        (void)state;
         md_root_close(&root);
         md_fixture_rm(dir);
         free(dir);
@@ -54,7 +54,7 @@ static void process(const char *pid, const char *comm, const char *args, size_t 
 #define ARGS(s) s, sizeof(s) - 1
 
 static void test_mdadm_running(void **state) {
-        (void) state;
+        (void)state;
         assert_int_equal(syncmax_mdadm_running(&root), 0);
 
         process("1", "init\n", ARGS("/sbin/init\0"));
@@ -83,7 +83,7 @@ static void test_no_proc_is_unknown(void **state) {
         md_root r;
         char *d;
 
-        (void) state;
+        (void)state;
         assert_int_equal(md_fixture_new(&d), 0);
         assert_int_equal(md_root_open(d, &r), 0);
         assert_true(syncmax_mdadm_running(&r) < 0);
@@ -97,7 +97,8 @@ static md_array held_reshape(md_member m[4]) {
         md_array a = { .name = "md0", .metadata = MD_METADATA_NATIVE, .sync_action = MD_SYNC_RESHAPE };
 
         for (unsigned i = 0; i < 4; i++)
-                m[i] = (md_member){ .slot = (int64_t) i, .role = MD_ROLE_IN_SYNC,
+                m[i] = (md_member){ .slot = (int64_t)i,
+                                    .role = MD_ROLE_IN_SYNC,
                                     .offset = { .kind = MD_V_NUMBER, .value = 4096 },
                                     .new_offset = { .kind = MD_V_NUMBER, .value = 4096 } };
         a.members = m;
@@ -115,7 +116,7 @@ static void test_stuck_reshape(void **state) {
         md_member m[4];
         md_array a = held_reshape(m);
 
-        (void) state;
+        (void)state;
         assert_true(syncmax_at_limit(&a));
         /* At the limit: the clock starts; not stuck before a minute. */
         assert_false(syncmax_watch_update(&w, &a, 0, NULL, 100 * SEC, 60 * SEC));
@@ -183,7 +184,7 @@ static void test_stuck_reshape(void **state) {
 static void test_backup_file(void **state) {
         char buf[256];
 
-        (void) state;
+        (void)state;
         assert_int_equal(syncmax_backup_file(&root, "md0", buf, sizeof(buf)), -ENOENT);
         assert_int_equal(md_fixture_symlink(dir, "run/mdadm/backup_file-md0", "/root/md0.backup"), 0);
         assert_int_equal(syncmax_backup_file(&root, "md0", buf, sizeof(buf)), 0);

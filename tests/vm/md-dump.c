@@ -29,21 +29,19 @@
 
 static const char *progress_kind_name(md_progress_kind k) {
         static const char *const names[] = {
-                [MD_PROGRESS_ABSENT] = "absent",   [MD_PROGRESS_UNKNOWN] = "unknown",
-                [MD_PROGRESS_NONE] = "none",       [MD_PROGRESS_DELAYED] = "delayed",
-                [MD_PROGRESS_RUNNING] = "running",
+                [MD_PROGRESS_ABSENT] = "absent",   [MD_PROGRESS_UNKNOWN] = "unknown", [MD_PROGRESS_NONE] = "none",
+                [MD_PROGRESS_DELAYED] = "delayed", [MD_PROGRESS_RUNNING] = "running",
         };
-        return (unsigned) k < sizeof(names) / sizeof(names[0]) ? names[k] : "invalid";
+        return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "invalid";
 }
 
 static const char *mdstat_op_name(md_mdstat_op op) {
         static const char *const names[] = {
-                [MD_MDSTAT_IDLE] = "idle",         [MD_MDSTAT_RESYNC] = "resync",
-                [MD_MDSTAT_RECOVERY] = "recovery", [MD_MDSTAT_CHECK] = "check",
-                [MD_MDSTAT_RESHAPE] = "reshape",   [MD_MDSTAT_DELAYED] = "delayed",
+                [MD_MDSTAT_IDLE] = "idle",       [MD_MDSTAT_RESYNC] = "resync",   [MD_MDSTAT_RECOVERY] = "recovery",
+                [MD_MDSTAT_CHECK] = "check",     [MD_MDSTAT_RESHAPE] = "reshape", [MD_MDSTAT_DELAYED] = "delayed",
                 [MD_MDSTAT_PENDING] = "pending",
         };
-        return (unsigned) op < _MD_MDSTAT_OP_MAX ? names[op] : "invalid";
+        return (unsigned)op < _MD_MDSTAT_OP_MAX ? names[op] : "invalid";
 }
 
 static const char *or_dash(const char *s) {
@@ -61,8 +59,8 @@ static void print_tval(const char *array, const char *key, const md_tval *v) {
 }
 
 static void print_counts(const char *key, const md_disk_counts *c) {
-        printf("%s active=%u failed=%u spare=%u missing=%u rebuilding=%u\n", key, c->active,
-               c->failed, c->spare, c->missing, c->rebuilding);
+        printf("%s active=%u failed=%u spare=%u missing=%u rebuilding=%u\n", key, c->active, c->failed, c->spare,
+               c->missing, c->rebuilding);
 }
 
 static void print_members(const md_array *a) {
@@ -71,8 +69,8 @@ static void print_members(const md_array *a) {
 
         for (unsigned i = 0; i < a->n_members; i++) {
                 const md_member *m = &a->members[i];
-                printf("%s.member.%s %s %" PRId64 "\n", a->name, m->name,
-                       or_dash(md_member_role_to_string(m->role)), m->slot);
+                printf("%s.member.%s %s %" PRId64 "\n", a->name, m->name, or_dash(md_member_role_to_string(m->role)),
+                       m->slot);
         }
         md_array_disk_counts(a, &c);
         snprintf(key, sizeof(key), "%s.counts", a->name);
@@ -81,7 +79,7 @@ static void print_members(const md_array *a) {
 
 static void print_tunables(const md_array *a) {
         for (int t = 0; t < _MD_T_ARRAY_MAX; t++) {
-                const md_tunable_info *info = md_tunable_get((md_tunable) t);
+                const md_tunable_info *info = md_tunable_get((md_tunable)t);
                 char key[64];
 
                 snprintf(key, sizeof(key), "tunable.%s", info->name);
@@ -97,13 +95,11 @@ static void print_array(const md_array *a) {
         printf("%s.uuid %s\n", a->name, or_dash(a->uuid));
         printf("%s.size_bytes %" PRIu64 "\n", a->name, a->size_bytes);
         print_tval(a->name, "component_size", &a->component_size);
-        printf("%s.raid_disks %" PRIu64 " %" PRIu64 "\n", a->name, a->raid_disks.value,
-               a->raid_disks.old_value);
+        printf("%s.raid_disks %" PRIu64 " %" PRIu64 "\n", a->name, a->raid_disks.value, a->raid_disks.old_value);
         printf("%s.chunk_size %" PRIu64 "\n", a->name, a->chunk_size.value);
         print_tval(a->name, "degraded", &a->degraded);
         printf("%s.action %s\n", a->name, or_dash(md_sync_action_to_string(a->sync_action)));
-        printf("%s.last_action %s\n", a->name,
-               or_dash(md_sync_action_to_string(a->last_sync_action)));
+        printf("%s.last_action %s\n", a->name, or_dash(md_sync_action_to_string(a->last_sync_action)));
         printf("%s.progress %s\n", a->name, progress_kind_name(a->progress.kind));
         printf("%s.sync_done %" PRIu64 "\n", a->name, a->progress.done);
         printf("%s.sync_total %" PRIu64 "\n", a->name, a->progress.total);
@@ -141,9 +137,7 @@ static void print_mdstat(const md_root *r, const md_array_set *set) {
                 printf("%s.mdstat.done_kib %" PRIu64 "\n", e->name, e->done_kib);
                 printf("%s.mdstat.total_kib %" PRIu64 "\n", e->name, e->total_kib);
                 printf("%s.mdstat.speed %" PRIu64 "\n", e->name, e->speed_kib);
-                md_mdstat_disk_counts(e,
-                                      a && a->raid_disks.kind == MD_V_NUMBER ?
-                                              (int64_t) a->raid_disks.value : -1,
+                md_mdstat_disk_counts(e, a && a->raid_disks.kind == MD_V_NUMBER ? (int64_t)a->raid_disks.value : -1,
                                       &c);
                 snprintf(key, sizeof(key), "%s.mdstat.counts", e->name);
                 print_counts(key, &c);
