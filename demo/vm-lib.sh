@@ -182,6 +182,7 @@ demo_start_shell() {
 	(
 		while [ ! -e "$DEMO_IO/stop" ]; do
 			stty -F /dev/ttyS1 sane 2>/dev/null
+			# shellcheck disable=SC2154 # $here is vm-main's, which sources this file
 			setsid --ctty --wait env TERM=xterm HOME=/root \
 				bash --rcfile "$here/vm-shellrc" -i <>/dev/ttyS1 >&0 2>&1
 			sleep 1
@@ -229,15 +230,15 @@ demo_start_reader() {
 
 # One line on the host's terminal: what md0 does, how fast, and the floor.
 demo_status() {
-	local md=/sys/block/$DEMO_ARRAY/md action done total speed
+	local md=/sys/block/$DEMO_ARRAY/md action completed total speed
 	action=$(demo_action)
-	read -r done _ total <"$md/sync_completed"
+	read -r completed _ total <"$md/sync_completed"
 	speed=$(cat "$md/sync_speed")
 	if [ "$action" = idle ]; then
 		demo_log "$DEMO_ARRAY is idle (degraded: $(cat "$md/degraded")); sync_speed_min $(cat "$md/sync_speed_min"), stripe_cache_size $(cat "$md/stripe_cache_size")"
 		return
 	fi
-	awk -v a="$action" -v d="$done" -v t="$total" -v s="$speed" -v m="$(cat "$md/sync_speed_min")" \
+	awk -v a="$action" -v d="$completed" -v t="$total" -v s="$speed" -v m="$(cat "$md/sync_speed_min")" \
 		-v x="$(cat "$md/sync_speed_max")" \
 		-v n="$DEMO_ARRAY" 'BEGIN {
 			p = (t > 0) ? 100 * d / t : 0

@@ -288,7 +288,7 @@ expect_none mdraid-md2/bytes-sync_speed
 expect mdraid-md2/bytes-sync_speed_min $((1000 * 1024))
 
 # md3: raid0 reports its disks only.
-files=$(cd "$csv/mdraid-md3" && ls | sed 's/-[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]$//' | sort -u | tr '\n' ' ')
+files=$(find "$csv/mdraid-md3" -mindepth 1 -maxdepth 1 -printf '%f\n' | sed 's/-[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]$//' | sort -u | tr '\n' ' ')
 [ "$files" = "md_disks-active md_disks-failed md_disks-missing md_disks-rebuilding md_disks-spare " ] ||
 	fail "raid0 md3 wrote: $files"
 expect_disks md3 4 0 0 0 0

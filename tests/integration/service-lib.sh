@@ -342,6 +342,7 @@ mdb_start_polkit() {
 # mdb_start_service [ARGS...]: the fake-kernel service on MDB_ROOT, waits for its name.
 # Extra environment (MDBOOST_FAKEKERNEL_FAIL=...) may be set in MDB_SERVICE_ENV.
 mdb_start_service() {
+	# shellcheck disable=SC2086 # NAME=VALUE words
 	env ${MDB_SERVICE_ENV:-} "$MDB_SERVICE_BIN" --root "$MDB_ROOT" --state-dir "$MDB_STATE" "$@" \
 		>>"$MDB_TMP/service.log" 2>&1 &
 	MDB_SERVICE_PID=$!

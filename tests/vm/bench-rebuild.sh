@@ -31,10 +31,13 @@ window=${1:-120}
 md=md0
 
 mdb_init
+# shellcheck disable=SC2034 # read by service-lib.sh
 MDB_ROOT=/
+# shellcheck disable=SC2154 # rc is the trap's own
 trap 'rc=$?; md_stop_all; (exit $rc); mdb_cleanup' EXIT
 
 disks=$(vm_disks 0 4)
+# shellcheck disable=SC2086 # one /dev path per word
 mdadm --create /dev/$md --run --quiet --level=raid5 --raid-devices=4 --chunk=512 \
 	--metadata=1.2 --bitmap=none --assume-clean $disks || { echo "mdadm --create failed"; exit 1; }
 victim=$(vm_disk 3)
@@ -94,7 +97,7 @@ pos() { mdstat_progress $md | awk '{ print $2 }'; }
 
 # run RECIPE IODEPTH (0: no reader): prints "rebuild_MBps reader_MBps".
 run() {
-	local name=$1 depth=$2 p0 p1 t0 t1 fio_pid= reader=0 pre=3
+	local name=$1 depth=$2 p0 p1 t0 t1 fio_pid='' reader=0 pre=3
 	[ "$name" = fast ] && pre=64
 	defaults
 	start_recovery || { echo "no recovery started" >&2; return 1; }
@@ -140,4 +143,5 @@ for depth in 1 8; do
 	done
 done
 mdb_call root GetProfiles
+# shellcheck disable=SC2153 # MDB_OUT is mdb_call's
 printf 'profiles\t%s\n' "$MDB_OUT"

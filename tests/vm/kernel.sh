@@ -1,6 +1,8 @@
+# shellcheck shell=bash
 # Sourced by the VM scripts: which kernel the VM boots and what it needs.
 
 # Debian packages the VM tier needs on the host (also in tests/vm/build.mk).
+# shellcheck disable=SC2034 # read by run-in-vm
 VM_DEB_PACKAGES="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio mdadm fio"
 
 # Prints the newest kernel version that has both /boot/vmlinuz-KVER and the

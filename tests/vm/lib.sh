@@ -7,6 +7,7 @@
 
 VM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VM_BUILD=${VM_BUILD:-$VM_TOP/build}
+# shellcheck disable=SC2034 # read by the suites
 VM_MD_DUMP=$VM_BUILD/tests/vm/md-dump
 
 VM_PASSED=0

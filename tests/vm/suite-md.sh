@@ -74,6 +74,7 @@ check_model_agrees() {
 	vm_expect "$label: model action" "$action" "$(dump_get "$dump" "$md.action")"
 	vm_expect "$label: model progress kind" running "$(dump_get "$dump" "$md.progress")"
 	vm_expect "$label: model degraded" "$(md_attr "$md" degraded)" "$(dump_get "$dump" "$md.degraded")"
+	# shellcheck disable=SC2012 # counting the kernel's dev-* folders
 	vm_expect "$label: model members" "$(ls -d /sys/block/"$md"/md/dev-* | wc -l)" \
 		"$(grep -c "^$md\.member\." <<<"$dump")"
 	# The plugin counts members from mdstat's flags and map: the same as sysfs.
@@ -168,6 +169,7 @@ create_array() {
 	# --force makes it a resync like the other levels.
 	[ "$level" = raid5 ] && extra+=(--force)
 	[ "$level" = raid1 ] || extra+=(--chunk=64)
+	# shellcheck disable=SC2046 # vm_disks prints one /dev path per word
 	mdadm --create "/dev/$md" --run --quiet --level="$level" --raid-devices="$n" \
 		--metadata=1.2 --bitmap=none "${extra[@]}" $(vm_disks 0 "$n") >"$WORK/mdadm.log" 2>&1
 }

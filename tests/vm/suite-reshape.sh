@@ -54,9 +54,12 @@ sync_max_values() {
 }
 
 mdb_init
+# shellcheck disable=SC2034 # read by service-lib.sh
 MDB_ROOT=/
+# shellcheck disable=SC2154 # rc is the trap's own
 trap 'rc=$?; pkill -x mdadm 2>/dev/null; md_stop_all; (exit $rc); mdb_cleanup' EXIT
 
+# shellcheck disable=SC2046 # vm_disks prints one /dev path per word
 mdadm --create /dev/md0 --run --quiet --level=raid5 --raid-devices=4 --chunk=64 \
 	--metadata=0.90 --bitmap=none --assume-clean $(vm_disks 0 4) ||
 	{ echo "mdadm --create md0 failed"; exit 1; }
@@ -108,7 +111,9 @@ vm_log "sync_max after the reshape: $(md_attr md0 sync_max) (mdadm's)"
 
 mdb_stop_service TERM
 mdadm --stop /dev/md0 >/dev/null 2>&1
+# shellcheck disable=SC2046 # vm_disks prints one /dev path per word
 mdadm --zero-superblock $(vm_disks 0 4) >/dev/null 2>&1
+# shellcheck disable=SC2046 # vm_disks prints one /dev path per word
 mdadm --create /dev/md0 --run --quiet --level=raid5 --raid-devices=4 --chunk=64 \
 	--metadata=1.2 --data-offset=8M --bitmap=none --assume-clean $(vm_disks 0 4) ||
 	{ echo "mdadm --create md0 (1.2) failed"; exit 1; }

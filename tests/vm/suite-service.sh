@@ -41,6 +41,7 @@ tunables_of() {
 snap() {
 	local md=$1
 	if [ "$(md_attr "$md" level)" = raid5 ] && [ ! -e "/sys/block/$md/md/stripe_cache_size" ]; then
+		# shellcheck disable=SC2012 # a listing to read, not to parse
 		vm_log "$md has no stripe_cache_size yet: $(ls /sys/block/"$md"/md | tr '\n' ' ')"
 		vm_wait_for 20 test -e "/sys/block/$md/md/stripe_cache_size"
 	fi
@@ -74,12 +75,16 @@ start_recovery() {
 }
 
 mdb_init
+# shellcheck disable=SC2034 # read by service-lib.sh
 MDB_ROOT=/
+# shellcheck disable=SC2154 # rc is the trap's own
 trap 'rc=$?; md_stop_all; (exit $rc); mdb_cleanup' EXIT
 
 raid5=$(vm_disks 0 4)
+# shellcheck disable=SC2086 # one /dev path per word
 mdadm --create /dev/md0 --run --quiet --level=raid5 --raid-devices=4 --chunk=64 \
 	--metadata=1.2 --bitmap=none --assume-clean $raid5 || { echo "mdadm --create md0 failed"; exit 1; }
+# shellcheck disable=SC2046 # vm_disks prints one /dev path per word
 mdadm --create /dev/md1 --run --quiet --level=raid1 --raid-devices=2 \
 	--metadata=1.2 --bitmap=none --assume-clean $(vm_disks 4 2) || { echo "mdadm --create md1 failed"; exit 1; }
 

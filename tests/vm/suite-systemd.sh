@@ -26,6 +26,7 @@ MANAGER=org.mdboost.MdBoost1.Manager
 TUNABLES="sync_speed_min sync_speed_max"
 read_ahead() { cat /sys/block/md0/queue/read_ahead_kb; }
 
+# shellcheck disable=SC2154 # rc is the trap's own
 trap 'rc=$?; md_stop_all; exit $rc' EXIT
 
 vm_check "systemd is PID 1" [ "$(cat /proc/1/comm)" = systemd ]
