@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/* The journal on disk: loaded, saved atomically, set aside when bad (journal.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "journal.h"
+
+#define JOURNAL_MAX_BYTES (4u << 20)
+
+/* ---- files ---- */
+
+static int read_all(int dir_fd, const char *name, char **ret, size_t *ret_len) {
+        _cleanup_close_ int fd = -1;
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t len = 0;
+
+        /* O_NONBLOCK: a FIFO in its place must not hang the start. */
+        fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0)
+                return errno == ELOOP ? -EINVAL : -errno;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode) || st.st_size > JOURNAL_MAX_BYTES)
+                return S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
+        buf = malloc((size_t)st.st_size + 1);
+        if (!buf)
+                return -ENOMEM;
+        while (len < (size_t)st.st_size) {
+                ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        break;
+                len += (size_t)n;
+        }
+        buf[len] = 0;
+        *ret = TAKE_PTR(buf);
+        *ret_len = len;
+        return 0;
+}
+
+/*
+ * A free name <base>-<unix seconds>[.N] in @dir_fd for a set-aside copy, put
+ * into @buf; @take makes it exist without replacing anything that is there
+ * (rename with RENAME_NOREPLACE, or create with O_EXCL) and returns 0, -EEXIST
+ * to try the next name, or another error.
+ */
+static int take_free_name(int dir_fd, const char *base, char *buf, size_t size,
+                          int (*take)(int dir_fd, const char *name, void *userdata), void *userdata) {
+        long long now = (long long)time(NULL);
+
+        for (unsigned n = 0; n < 1000; n++) {
+                int r;
+
+                if (n == 0)
+                        snprintf(buf, size, "%s-%lld", base, now);
+                else
+                        snprintf(buf, size, "%s-%lld.%u", base, now, n);
+                r = take(dir_fd, buf, userdata);
+                if (r != -EEXIST)
+                        return r;
+        }
+        return -EEXIST;
+}
+
+static int take_by_rename(int dir_fd, const char *name, void *userdata) {
+        (void)userdata;
+        if (renameat2(dir_fd, JOURNAL_FILE, dir_fd, name, RENAME_NOREPLACE) == 0)
+                return 0;
+        if (errno != EINVAL && errno != ENOSYS)
+                return -errno;
+        /* A file system without RENAME_NOREPLACE: a hard link never replaces either. */
+        if (linkat(dir_fd, JOURNAL_FILE, dir_fd, name, 0) < 0)
+                return -errno;
+        return unlinkat(dir_fd, JOURNAL_FILE, 0) < 0 ? -errno : 0;
+}
+
+typedef struct bytes {
+        const char *text;
+        size_t len;
+} bytes;
+
+static int write_all(int fd, const char *text, size_t len) {
+        while (len > 0) {
+                ssize_t n = write(fd, text, len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                text += n;
+                len -= (size_t)n;
+        }
+        return 0;
+}
+
+static int take_by_copy(int dir_fd, const char *name, void *userdata) {
+        const bytes *b = userdata;
+        int fd, r;
+
+        fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0)
+                return -errno;
+        r = write_all(fd, b->text, b->len);
+        if (r == 0 && fsync(fd) < 0)
+                r = -errno;
+        if (close(fd) < 0 && r == 0)
+                r = -errno;
+        if (r < 0)
+                unlinkat(dir_fd, name, 0);
+        return r;
+}
+
+int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
+        journal_load_report rep = {};
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        journal j;
+        int r;
+
+        r = read_all(dir_fd, JOURNAL_FILE, &text, &len);
+        if (r == -ENOENT) {
+                *ret = (journal){ .clean = true };
+                *report = rep;
+                return 0;
+        }
+        if (r < 0)
+                return r;
+        /* A NUL inside is no JSON journal: json-c would stop reading there. */
+        r = strlen(text) == len ? journal_parse(text, &j, &rep) : -EINVAL;
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                rep = (journal_load_report){ .corrupt = true };
+                r = take_free_name(dir_fd, JOURNAL_FILE ".corrupt", rep.aside, sizeof(rep.aside), take_by_rename, NULL);
+                if (r < 0)
+                        return r;
+                *ret = (journal){ .clean = true };
+                *report = rep;
+                return 0;
+        }
+        if (rep.n_rejected > 0) {
+                /* The copy keeps the bad entries byte for byte; the journal goes on without them. */
+                bytes b = { text, len };
+
+                r = take_free_name(dir_fd, JOURNAL_FILE ".rejected", rep.aside, sizeof(rep.aside), take_by_copy, &b);
+                if (r < 0) {
+                        journal_free(&j);
+                        return r;
+                }
+        }
+        *ret = j;
+        *report = rep;
+        return 0;
+}
+
+int journal_save(int dir_fd, const journal *j) {
+        _cleanup_free_ char *text = NULL;
+        char tmp[64];
+        int fd, r;
+
+        text = journal_format(j);
+        if (!text)
+                return -ENOMEM;
+        snprintf(tmp, sizeof(tmp), ".%s.%d.tmp", JOURNAL_FILE, (int)getpid());
+        fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0)
+                return -errno;
+        r = write_all(fd, text, strlen(text));
+        if (r == 0 && fsync(fd) < 0)
+                r = -errno;
+        if (close(fd) < 0 && r == 0)
+                r = -errno;
+        if (r == 0 && renameat(dir_fd, tmp, dir_fd, JOURNAL_FILE) < 0)
+                r = -errno;
+        if (r < 0) {
+                unlinkat(dir_fd, tmp, 0);
+                return r;
+        }
+        /* The rename is durable only once the directory itself is synced. */
+        if (fsync(dir_fd) < 0)
+                return -errno;
+        return 0;
+}
+
+static int mkdir_parents(const char *path) {
+        char buf[4096];
+        size_t len = strlen(path);
+
+        if (len == 0 || len >= sizeof(buf))
+                return -EINVAL;
+        memcpy(buf, path, len + 1);
+        for (char *p = buf + 1; *p; p++) {
+                if (*p != '/')
+                        continue;
+                *p = 0;
+                if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+                        return -errno;
+                *p = '/';
+        }
+        if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+                return -errno;
+        return 0;
+}
+
+int journal_open_dir(const char *path, int *ret_fd) {
+        struct stat st;
+        int fd, r;
+
+        r = mkdir_parents(path);
+        if (r < 0)
+                return r;
+        /* The folder itself, never where a symlink in its place points. */
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return errno == ENOTDIR || errno == ELOOP ? -ELOOP : -errno;
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        /* Anyone else who could write here could plant originals for Restore to write back. */
+        if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+                close(fd);
+                return -EPERM;
+        }
+        *ret_fd = fd;
+        return 0;
+}
