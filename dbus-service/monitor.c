@@ -108,14 +108,11 @@ static void watch_reshape(context *c, const md_array *a, array_object *o) {
 }
 
 void monitor_publish(context *c, bool emit) {
-        array_object *objs = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*objs));
-        bool *is_new = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*is_new));
+        _cleanup_free_ array_object *objs = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*objs));
+        _cleanup_free_ bool *is_new = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*is_new));
 
-        if (!objs || !is_new) {
-                free(objs);
-                free(is_new);
+        if (!objs || !is_new)
                 return;
-        }
         for (unsigned i = 0; i < c->arrays.n; i++) {
                 const md_array *a = &c->arrays.arrays[i];
                 array_object *old = object_take(c, a->name);
@@ -138,7 +135,7 @@ void monitor_publish(context *c, bool emit) {
                 prop_cache_free(&c->objects[i].cache);
         }
         free(c->objects);
-        c->objects = objs;
+        c->objects = TAKE_PTR(objs);
         c->n_objects = c->arrays.n;
 
         for (unsigned i = 0; i < c->n_objects; i++) {
@@ -150,7 +147,6 @@ void monitor_publish(context *c, bool emit) {
                 props_update(c, OBJ_ARRAY, a, c->objects[i].path, &c->objects[i].cache, emit && !is_new[i]);
         }
         props_update(c, OBJ_MANAGER, NULL, MANAGER_PATH, &c->manager_cache, emit);
-        free(is_new);
 }
 
 void monitor_free(context *c) {
