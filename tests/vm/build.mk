@@ -4,7 +4,7 @@
 VM_MD_DUMP := $(BUILD)/tests/vm/md-dump
 
 ALL_TARGETS  += $(VM_MD_DUMP)
-DEB_PACKAGES += qemu-system-x86 linux-image-amd64 busybox-static kmod cpio mdadm fio
+DEB_PACKAGES += qemu-system-x86 linux-image-amd64 busybox-static kmod cpio mdadm fio xz-utils zstd
 
 # Prints the md model library's reading of the arrays, for comparison with the
 # kernel's own files inside the VM.
@@ -21,6 +21,19 @@ $(VM_MD_DUMP): $(BUILD)/tests/vm/md-dump.o $(MDMODEL_LIB)
 # mdraid.so, which `check` builds through `all`.
 # Every tests/vm/real-kernel-* script is one.
 VM_TESTS += $(sort $(wildcard tests/vm/real-kernel-*))
+
+# The whole tier on each kernel admins run: Debian 12's 6.1, Debian 13's
+# 6.12 and the newest in trixie-backports, fetched from Debian's archive
+# (tests/vm/fetch-kernel) and never installed. A kernel the archive cannot
+# give is skipped; the logs of each are in build/test-logs/kernel-NAME/.
+CHECK_KERNELS ?= bookworm trixie trixie-backports
+
+.PHONY: check-kernels
+check-kernels: deps-if-missing all ## Run the real-kernel tier on 6.1, 6.12 and the newest backports kernel (CHECK_KERNELS=)
+	@rc=0; for k in $(CHECK_KERNELS); do \
+		echo "=== kernel $$k"; \
+		MDBOOST_VM_KERNEL=$$k TEST_LOGDIR=$(BUILD)/test-logs/kernel-$$k $(RUN_SUITE) --integration $(VM_TESTS) || rc=1; \
+	done; exit $$rc
 
 # The rebuild benchmark in the VM; writes docs/benchmarks.md and its plot.
 DEB_PACKAGES  += gnuplot-nox jq

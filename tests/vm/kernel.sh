@@ -3,7 +3,7 @@
 
 # Debian packages the VM tier needs on the host (also in tests/vm/build.mk).
 # shellcheck disable=SC2034 # read by run-in-vm
-VM_DEB_PACKAGES="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio mdadm fio"
+VM_DEB_PACKAGES="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio mdadm fio xz-utils zstd"
 
 # Prints the newest kernel version that has both /boot/vmlinuz-KVER and the
 # md raid modules in /lib/modules/KVER; fails when there is none.
