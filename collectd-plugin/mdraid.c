@@ -176,7 +176,7 @@ static void mdraid_submit(const char *plugin_instance, const char *type, const c
 
 /* A number in any of the kernel's spellings: "N", "N (system)", "N (local)". */
 static bool mdraid_tval_number(const md_tval *v, uint64_t *ret) {
-        if (v->kind != MD_V_NUMBER && v->kind != MD_V_SYSTEM && v->kind != MD_V_LOCAL)
+        if (!md_tval_has_number(v))
                 return false;
         *ret = v->value;
         return true;
@@ -266,6 +266,8 @@ static void mdraid_report_sync(const md_array *a, const md_mdstat_entry *e) {
         mdraid_report_count(a->name, "stripe_cache_size", &a->tunables[MD_T_STRIPE_CACHE_SIZE]);
         mdraid_report_count(a->name, "stripe_cache_active", &a->tunables[MD_T_STRIPE_CACHE_ACTIVE]);
         mdraid_report_kib(a->name, "bytes", "read_ahead", &a->tunables[MD_T_READ_AHEAD_KB]);
+        /* Linux 6.16+: sync requests md lets in flight while the array has users. */
+        mdraid_report_count(a->name, "sync_io_depth", &a->tunables[MD_T_SYNC_IO_DEPTH]);
 }
 
 /* An inactive array has members but no personality: nothing syncs. */
@@ -324,10 +326,12 @@ static bool mdraid_report_globals(void) {
         r = md_read_globals(&mdraid_root, &g);
         if (r < 0) {
                 g.speed_limit_min = (md_tval){ .kind = MD_V_UNKNOWN };
-                g.speed_limit_max = g.speed_limit_min;
+                g.speed_limit_max = g.sync_io_depth = g.speed_limit_min;
         }
         min_ok = mdraid_report_global(MD_T_SPEED_LIMIT_MIN, &g.speed_limit_min, &mdraid_globals_warned[0]);
         max_ok = mdraid_report_global(MD_T_SPEED_LIMIT_MAX, &g.speed_limit_max, &mdraid_globals_warned[1]);
+        /* Linux 6.16+: the default an array's sync_io_depth follows in "(system)" mode. */
+        mdraid_report_count("", "sync_io_depth", &g.sync_io_depth);
         return min_ok || max_ok;
 }
 
@@ -450,7 +454,8 @@ static uint64_t mdraid_attrs(void) {
                          MD_ATTR_BIT(MD_ATTR_SYNC_COMPLETED) | MD_ATTR_BIT(MD_ATTR_SYNC_SPEED) |
                          MD_ATTR_BIT(MD_ATTR_MISMATCH_CNT) | MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MIN) |
                          MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MAX) | MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_SIZE) |
-                         MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_ACTIVE) | MD_ATTR_TUNABLE_BIT(MD_T_READ_AHEAD_KB);
+                         MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_ACTIVE) | MD_ATTR_TUNABLE_BIT(MD_T_READ_AHEAD_KB) |
+                         MD_ATTR_TUNABLE_BIT(MD_T_SYNC_IO_DEPTH);
 
         if (mdraid_selection_n > 0)
                 attrs |= MD_ATTR_BIT(MD_ATTR_UUID);

@@ -8,7 +8,7 @@
 
 bool options_tunable_settable(md_tunable t) {
         return t == MD_T_SYNC_SPEED_MIN || t == MD_T_SYNC_SPEED_MAX || t == MD_T_STRIPE_CACHE_SIZE ||
-               t == MD_T_READ_AHEAD_KB;
+               t == MD_T_READ_AHEAD_KB || t == MD_T_SYNC_IO_DEPTH;
 }
 
 static int option_number(DBusMessageIter *variant, const char *key, uint64_t *ret, char *errbuf, size_t errlen) {

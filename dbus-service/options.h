@@ -19,7 +19,7 @@ typedef struct boost_options {
         uint64_t value[_MD_T_ARRAY_MAX];
 } boost_options;
 
-/* True for the tunables an option may set: sync_speed_min/max, stripe_cache_size, read_ahead_kb. */
+/* True for the tunables an option may set: sync_speed_min/max, stripe_cache_size, read_ahead_kb, sync_io_depth. */
 bool options_tunable_settable(md_tunable t);
 
 /*

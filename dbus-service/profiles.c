@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -127,10 +128,21 @@ static int need_number(const md_array *a, md_tunable t, char *errbuf, size_t err
 }
 
 /* Writes @want unless the value is already at least that high; an option writes any different value. */
+/*
+ * md keeps the "(system|local)" values as ints: one read as above INT_MAX
+ * (md printed it negative; md_parse_tval) is below every speed to md, which
+ * then sleeps at any rate above the floor. It counts as 0 here.
+ */
+static uint64_t md_view(md_tunable t, const md_tval *v) {
+        if (md_tunable_get(t)->restore == MD_RESTORE_MODE && v->value > INT_MAX)
+                return 0;
+        return v->value;
+}
+
 static void plan_raise(plan *p, const md_array *a, md_tunable t, uint64_t want, bool exact) {
         const md_tval *cur = &a->tunables[t];
 
-        if (exact ? (cur->value == want && cur->kind != MD_V_SYSTEM) : cur->value >= want)
+        if (exact ? (cur->value == want && cur->kind != MD_V_SYSTEM) : md_view(t, cur) >= want)
                 return;
         plan_add(p, a, t, want, NULL);
 }
@@ -145,7 +157,7 @@ static int plan_speeds(const plan_input *in, profile pr, const boost_options *o,
                 r = need_number(a, MD_T_SYNC_SPEED_MAX, errbuf, errlen);
         if (r < 0)
                 return r;
-        cur_max = a->tunables[MD_T_SYNC_SPEED_MAX].value;
+        cur_max = md_view(MD_T_SYNC_SPEED_MAX, &a->tunables[MD_T_SYNC_SPEED_MAX]);
 
         /* The ceiling: an option, or max's raise to the settings' ceiling, or what is there. */
         if (o->set[MD_T_SYNC_SPEED_MAX])
@@ -305,6 +317,20 @@ int profile_plan(const plan_input *in, profile pr, const boost_options *o, plan 
                 if (r < 0)
                         return r;
                 plan_raise(&p, a, MD_T_READ_AHEAD_KB, o->value[MD_T_READ_AHEAD_KB], true);
+        }
+        /* No profile writes sync_io_depth: only the caller's option (Linux 6.16+). */
+        if (o->set[MD_T_SYNC_IO_DEPTH]) {
+                if (a->tunables[MD_T_SYNC_IO_DEPTH].kind == MD_V_ABSENT) {
+                        snprintf(errbuf, errlen,
+                                 "%s has no sync_io_depth (Linux 6.16 and later have it, for "
+                                 "raid1/4/5/6/10); drop the sync_io_depth option.",
+                                 a->name);
+                        return -EINVAL;
+                }
+                r = need_number(a, MD_T_SYNC_IO_DEPTH, errbuf, errlen);
+                if (r < 0)
+                        return r;
+                plan_raise(&p, a, MD_T_SYNC_IO_DEPTH, o->value[MD_T_SYNC_IO_DEPTH], true);
         }
         *ret = p;
         return 0;

@@ -46,8 +46,9 @@ int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARR
 
         /* The reverse of the boost's order: the floor comes down before the ceiling. */
         static const md_tunable order[] = {
-                MD_T_READ_AHEAD_KB, MD_T_GROUP_THREAD_CNT, MD_T_STRIPE_CACHE_ACTIVE, MD_T_STRIPE_CACHE_SIZE,
-                MD_T_SYNC_MAX,      MD_T_SYNC_MIN,         MD_T_SYNC_SPEED_MIN,      MD_T_SYNC_SPEED_MAX,
+                MD_T_SYNC_IO_DEPTH,     MD_T_READ_AHEAD_KB, MD_T_GROUP_THREAD_CNT, MD_T_STRIPE_CACHE_ACTIVE,
+                MD_T_STRIPE_CACHE_SIZE, MD_T_SYNC_MAX,      MD_T_SYNC_MIN,         MD_T_SYNC_SPEED_MIN,
+                MD_T_SYNC_SPEED_MAX,
         };
         _Static_assert(sizeof(order) / sizeof(order[0]) == _MD_T_ARRAY_MAX, "every array tunable once");
 

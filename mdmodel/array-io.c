@@ -422,6 +422,8 @@ int md_read_globals(const md_root *r, md_globals *ret) {
                 g.speed_limit_min = (md_tval){ .kind = MD_V_UNKNOWN };
         if (md_tunable_read(r, NULL, MD_T_SPEED_LIMIT_MAX, &g.speed_limit_max) < 0)
                 g.speed_limit_max = (md_tval){ .kind = MD_V_UNKNOWN };
+        if (md_tunable_read(r, NULL, MD_T_SYNC_IO_DEPTH_DEFAULT, &g.sync_io_depth) < 0)
+                g.sync_io_depth = (md_tval){ .kind = MD_V_UNKNOWN };
         *ret = g;
         return 0;
 }

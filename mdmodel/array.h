@@ -116,6 +116,7 @@ typedef struct md_array {
 typedef struct md_globals {
         md_tval speed_limit_min; /* KiB/s */
         md_tval speed_limit_max; /* KiB/s */
+        md_tval sync_io_depth;   /* requests; ABSENT before Linux 6.16 */
 } md_globals;
 
 typedef struct md_fd_cache md_fd_cache;

@@ -26,6 +26,8 @@
 #include "internal.h"
 
 /* Names directly under md/ that the model reads, in strcmp order for bsearch. */
+/* One per line, to keep the order plain. */
+/* clang-format off */
 static const char *const names[] = {
         "array_state",
         "bitmap",
@@ -44,6 +46,7 @@ static const char *const names[] = {
         "stripe_cache_size",
         "sync_action",
         "sync_completed",
+        "sync_io_depth",
         "sync_max",
         "sync_min",
         "sync_speed",
@@ -51,6 +54,7 @@ static const char *const names[] = {
         "sync_speed_min",
         "uuid",
 };
+/* clang-format on */
 
 _Static_assert(sizeof(names) / sizeof(names[0]) <= MD_LISTING_NAMES, "raise MD_LISTING_NAMES");
 

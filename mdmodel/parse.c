@@ -291,6 +291,24 @@ int md_parse_tval(const char *buf, size_t len, md_tval *ret) {
         else
                 stem = len;
 
+        /*
+         * The "(system|local)" attributes are ints printed with %d that the
+         * store method fills from an unsigned int: 4294967295 written reads
+         * back "-1 (local)". A negative one is kept as the unsigned value
+         * that makes it, which writing back restores.
+         */
+        if (v.kind != MD_V_NUMBER && stem > 1 && buf[0] == '-') {
+                uint64_t neg;
+
+                k = parse_digits(buf + 1, stem - 1, &neg);
+                if (k < 0)
+                        return k;
+                if (neg == 0 || neg > UINT64_C(1) << 31)
+                        return -ERANGE;
+                v.value = (UINT64_C(1) << 32) - neg;
+                *ret = v;
+                return 0;
+        }
         k = parse_digits(buf, stem, &v.value);
         if (k < 0)
                 return k;
@@ -471,10 +489,14 @@ int md_tval_format(const md_tval *v, char *buf, size_t size) {
                 n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v->value);
                 break;
         case MD_V_SYSTEM:
-                n = snprintf(tmp, sizeof(tmp), "%" PRIu64 " (system)", v->value);
-                break;
         case MD_V_LOCAL:
-                n = snprintf(tmp, sizeof(tmp), "%" PRIu64 " (local)", v->value);
+                /* As md prints them, %d: an unsigned value above INT_MAX shows negative (md_parse_tval). */
+                if (v->value > INT32_MAX && v->value <= UINT32_MAX)
+                        n = snprintf(tmp, sizeof(tmp), "%" PRId32 " %s", (int32_t)(uint32_t)v->value,
+                                     v->kind == MD_V_SYSTEM ? "(system)" : "(local)");
+                else
+                        n = snprintf(tmp, sizeof(tmp), "%" PRIu64 " %s", v->value,
+                                     v->kind == MD_V_SYSTEM ? "(system)" : "(local)");
                 break;
         case MD_V_MAX:
                 n = snprintf(tmp, sizeof(tmp), "max");

@@ -102,6 +102,21 @@ static const md_tunable_info table[_MD_T_MAX] = {
                                  .levels = MD_LEVELS_BLOCK,
                                  .restore = MD_RESTORE_NUMBER,
                                  .unit = "KiB" },
+        /*
+         * Linux 6.16+: how many sync requests may be in flight while the
+         * array has users (md_do_sync waits below it), "32 (system)" following
+         * the sysctl below, or "N (local)". The store method takes an unsigned
+         * int into an int: 0 is refused and "system" resets the mode, as for
+         * the speed limits; 4294967295 reads back "-1 (local)".
+         */
+        [MD_T_SYNC_IO_DEPTH] = { .name = "sync_io_depth",
+                                 .path = "md/sync_io_depth",
+                                 .scope = MD_SCOPE_ARRAY,
+                                 .min = 1,
+                                 .max = INT_MAX,
+                                 .levels = MD_LEVELS_SYNCING,
+                                 .restore = MD_RESTORE_MODE,
+                                 .unit = "requests" },
         /* The sysctls are proc_dointvec: no range check beyond an int. */
         [MD_T_SPEED_LIMIT_MIN] = { .name = "speed_limit_min",
                                    .path = "proc/sys/dev/raid/speed_limit_min",
@@ -117,6 +132,14 @@ static const md_tunable_info table[_MD_T_MAX] = {
                                    .max = INT_MAX,
                                    .restore = MD_RESTORE_NUMBER,
                                    .unit = "KiB/s" },
+        /* Linux 6.16+: the sync_io_depth an array in "(system)" mode follows. */
+        [MD_T_SYNC_IO_DEPTH_DEFAULT] = { .name = "sync_io_depth_default",
+                                         .path = "proc/sys/dev/raid/sync_io_depth",
+                                         .scope = MD_SCOPE_GLOBAL,
+                                         .min = 1,
+                                         .max = INT_MAX,
+                                         .restore = MD_RESTORE_NUMBER,
+                                         .unit = "requests" },
 };
 
 const md_tunable_info *md_tunable_get(md_tunable t) {

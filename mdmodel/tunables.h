@@ -27,10 +27,12 @@ typedef enum md_tunable {
         MD_T_STRIPE_CACHE_ACTIVE, /* md/stripe_cache_active, read-only */
         MD_T_GROUP_THREAD_CNT,    /* md/group_thread_cnt, raid4/5/6 */
         MD_T_READ_AHEAD_KB,       /* queue/read_ahead_kb, KiB */
+        MD_T_SYNC_IO_DEPTH,       /* md/sync_io_depth, requests, "N (system|local)", Linux 6.16+ */
         _MD_T_ARRAY_MAX,
         /* global */
         MD_T_SPEED_LIMIT_MIN = _MD_T_ARRAY_MAX, /* /proc/sys/dev/raid/speed_limit_min */
         MD_T_SPEED_LIMIT_MAX,                   /* /proc/sys/dev/raid/speed_limit_max */
+        MD_T_SYNC_IO_DEPTH_DEFAULT,             /* /proc/sys/dev/raid/sync_io_depth, Linux 6.16+ */
         _MD_T_MAX,
         _MD_T_INVALID = -EINVAL,
 } md_tunable;

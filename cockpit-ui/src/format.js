@@ -53,6 +53,7 @@ const TUNABLES = {
     stripe_cache_size: _("Stripe cache entries"),
     stripe_cache_active: _("Stripe cache entries in use"),
     read_ahead_kb: _("Read-ahead (KiB)"),
+    sync_io_depth: _("Rebuild requests in flight"),
     group_thread_cnt: _("Parity worker threads"),
     sync_min: _("Rebuild start (sector)"),
     sync_max: _("Rebuild end (sector)"),

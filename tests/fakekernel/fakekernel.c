@@ -37,6 +37,7 @@ int __wrap_md_root_write(const md_root *r, const char *rel, const char *value);
 
 #define GLOBAL_MIN "proc/sys/dev/raid/speed_limit_min"
 #define GLOBAL_MAX "proc/sys/dev/raid/speed_limit_max"
+#define GLOBAL_IO_DEPTH "proc/sys/dev/raid/sync_io_depth" /* Linux 6.16+ */
 #define OUT_MAX 128
 
 /* A store method: 0 and the new file content in @out, or the negative errno the kernel returns. */
@@ -134,6 +135,12 @@ static int store_speed_max(const md_root *r, const char *rel, const char *value,
         return store_speed(r, value, out, GLOBAL_MAX, 200000);
 }
 
+/* sync_io_depth_store (Linux 6.16+): the same rules and format as the speed limits. */
+static int store_io_depth(const md_root *r, const char *rel, const char *value, char *out) {
+        (void)rel;
+        return store_speed(r, value, out, GLOBAL_IO_DEPTH, 32);
+}
+
 /* raid5_set_cache_size: refuses size <= 16 and size > 32768. */
 static int store_stripe_cache(const md_root *r, const char *rel, const char *value, char *out) {
         unsigned long long v;
@@ -229,6 +236,7 @@ static const struct store_rule {
 } rules[] = {
         { "/md/sync_speed_min", false, store_speed_min },
         { "/md/sync_speed_max", false, store_speed_max },
+        { "/md/sync_io_depth", false, store_io_depth },
         { "/md/stripe_cache_size", false, store_stripe_cache },
         { "/md/group_thread_cnt", false, store_group_threads },
         { "/md/sync_max", false, store_sync_max },
@@ -237,6 +245,7 @@ static const struct store_rule {
         { "/queue/read_ahead_kb", false, store_number },
         { GLOBAL_MIN, true, store_sysctl },
         { GLOBAL_MAX, true, store_sysctl },
+        { GLOBAL_IO_DEPTH, true, store_sysctl },
 };
 
 static const struct store_rule *find_rule(const char *rel) {
@@ -404,7 +413,11 @@ int __wrap_md_root_write(const md_root *r, const char *rel, const char *value) {
         if (k < 0)
                 return k;
         if (rule->store == store_sysctl && dointvec(out, &global) == 0)
-                follow_global(r, strcmp(rel, GLOBAL_MIN) == 0 ? "sync_speed_min" : "sync_speed_max", global);
+                follow_global(r,
+                              strcmp(rel, GLOBAL_MIN) == 0   ? "sync_speed_min"
+                              : strcmp(rel, GLOBAL_MAX) == 0 ? "sync_speed_max"
+                                                             : "sync_io_depth",
+                              global);
         crash_after(rel, value);
         return 0;
 }

@@ -232,7 +232,9 @@ static void test_tval_rejects(void **state) {
                 "1000 (sys)",
                 "1000(local)",
                 "1000  (local)",
-                "-5 (local)",
+                "-5",
+                "- 5 (local)",
+                "--5 (local)",
                 "maximum",
                 "none ",
                 "1000 (local) ",
@@ -250,6 +252,36 @@ static void test_tval_rejects(void **state) {
         assert_int_equal(md_parse_tval(S("18446744073709551616 (local)\n"), &v), -ERANGE);
         assert_int_equal(md_parse_tval(S("18446744073709551616\n"), &v), -ERANGE);
         assert_int_equal(v.value, 31337);
+}
+
+/*
+ * md prints the "(system|local)" values with %d after storing an unsigned
+ * int: 4294967295 written to sync_speed_max (or sync_io_depth) reads back
+ * "-1 (local)" on 6.1, 6.12 and 7.3. It is kept as that unsigned value,
+ * which formats back to md's text and, written, restores it.
+ */
+static void test_tval_negative(void **state) {
+        char text[64];
+        md_tval v;
+
+        (void)state;
+        assert_int_equal(md_parse_tval(S("-1 (local)\n"), &v), 0);
+        assert_int_equal(v.kind, MD_V_LOCAL);
+        assert_int_equal(v.value, UINT64_C(4294967295));
+        assert_int_equal(md_tval_format(&v, text, sizeof(text)), 0);
+        assert_string_equal(text, "-1 (local)");
+        assert_int_equal(md_parse_tval(S("-2147483648 (system)\n"), &v), 0);
+        assert_int_equal(v.kind, MD_V_SYSTEM);
+        assert_int_equal(v.value, UINT64_C(2147483648));
+        assert_int_equal(md_tval_format(&v, text, sizeof(text)), 0);
+        assert_string_equal(text, "-2147483648 (system)");
+        /* Beyond an int, or minus zero: no value md prints. */
+        assert_int_equal(md_parse_tval(S("-2147483649 (local)\n"), &v), -ERANGE);
+        assert_int_equal(md_parse_tval(S("-0 (local)\n"), &v), -ERANGE);
+        /* A positive int still formats as itself. */
+        v = (md_tval){ .kind = MD_V_LOCAL, .value = 2147483647 };
+        assert_int_equal(md_tval_format(&v, text, sizeof(text)), 0);
+        assert_string_equal(text, "2147483647 (local)");
 }
 
 static void test_newold(void **state) {
@@ -422,21 +454,14 @@ static void test_tval_format(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_u64),
-                cmocka_unit_test(test_u64_rejects),
-                cmocka_unit_test(test_level),
-                cmocka_unit_test(test_array_state),
-                cmocka_unit_test(test_sync_action),
-                cmocka_unit_test(test_member_state),
-                cmocka_unit_test(test_metadata),
-                cmocka_unit_test(test_tval),
-                cmocka_unit_test(test_tval_rejects),
-                cmocka_unit_test(test_newold),
-                cmocka_unit_test(test_newold_rejects),
-                cmocka_unit_test(test_progress),
-                cmocka_unit_test(test_progress_rejects),
-                cmocka_unit_test(test_uuid),
-                cmocka_unit_test(test_tval_format),
+                cmocka_unit_test(test_u64),          cmocka_unit_test(test_u64_rejects),
+                cmocka_unit_test(test_level),        cmocka_unit_test(test_array_state),
+                cmocka_unit_test(test_sync_action),  cmocka_unit_test(test_member_state),
+                cmocka_unit_test(test_metadata),     cmocka_unit_test(test_tval),
+                cmocka_unit_test(test_tval_rejects), cmocka_unit_test(test_tval_negative),
+                cmocka_unit_test(test_newold),       cmocka_unit_test(test_newold_rejects),
+                cmocka_unit_test(test_progress),     cmocka_unit_test(test_progress_rejects),
+                cmocka_unit_test(test_uuid),         cmocka_unit_test(test_tval_format),
                 cmocka_unit_test(test_block_stat),
         };
 

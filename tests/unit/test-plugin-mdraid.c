@@ -237,6 +237,26 @@ static void test_globals_have_empty_instance(void **state) {
         assert_int_equal(mock_count_instance(""), 2);
 }
 
+/* Linux 6.16+: sync_io_depth per array and its global default, absent before. */
+static void test_sync_io_depth(void **state) {
+        (void)state;
+        tree_copy("03-raid5-recovery");
+        tree_write("sys/block/md0/md/sync_io_depth", "64 (local)\n");
+        tree_write("proc/sys/dev/raid/sync_io_depth", "32\n");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_value("md0", "count", "sync_io_depth", 64);
+        assert_value("", "count", "sync_io_depth", 32);
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
+        /* On 6.1 neither is there: nothing dispatched, nothing warned. */
+        tree_remove("sys/block/md0/md/sync_io_depth");
+        tree_remove("proc/sys/dev/raid/sync_io_depth");
+        read_once();
+        assert_absent("md0", "count", "sync_io_depth");
+        assert_absent("", "count", "sync_io_depth");
+        assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
+}
+
 static void test_raid6_reshape(void **state) {
         (void)state;
         assert_int_equal(start(fixture("09-raid6-reshape"), NULL), 0);
@@ -806,6 +826,7 @@ int main(void) {
                 T(test_registers_every_callback),
                 T(test_raid5_recovery),
                 T(test_globals_have_empty_instance),
+                T(test_sync_io_depth),
                 T(test_raid6_reshape),
                 T(test_delayed_resync),
                 T(test_idle_degraded_leaves_a_gap),

@@ -304,6 +304,41 @@ static void test_no_budget(void **state) {
         assert_file(s, MD0 "sync_speed_min", "50000 (local)\n");
 }
 
+/* Linux 6.16+'s sync_io_depth: an option writes it, Restore puts "(system)" back byte for byte. */
+static void test_sync_io_depth(void **state) {
+        boost_options o = {};
+        svc *s = *state;
+        op_result res;
+
+        o.set[MD_T_SYNC_IO_DEPTH] = true;
+        o.value[MD_T_SYNC_IO_DEPTH] = 128;
+        /* 6.1's md has none: the option is refused, nothing written. */
+        assert_int_equal(boost(s, "md0", "fast", &o, &res), -EINVAL);
+        assert_non_null(strstr(res.message, "sync_io_depth"));
+        assert_untouched(s);
+        /* As on 7.3. */
+        assert_int_equal(md_fixture_write(s->md.dir, "proc/sys/dev/raid/sync_io_depth", "32\n"), 0);
+        assert_int_equal(md_fixture_write(s->md.dir, MD0 "sync_io_depth", "32 (system)\n"), 0);
+        assert_int_equal(boost(s, "md0", "fast", &o, &res), 0);
+        assert_file(s, MD0 "sync_io_depth", "128 (local)\n");
+        assert_int_equal(journal_find(&s->c.journal, UUID)->originals[MD_T_SYNC_IO_DEPTH].kind, MD_V_SYSTEM);
+        assert_int_equal(service_restore(&s->c, "md0", NULL, &res), 0);
+        assert_file(s, MD0 "sync_io_depth", "32 (system)\n");
+        assert_untouched(s);
+}
+
+/* A limit an administrator set to 4294967295 reads "-1 (local)"; Restore writes that back. */
+static void test_negative_limit(void **state) {
+        svc *s = *state;
+        op_result res;
+
+        assert_int_equal(md_fixture_write(s->md.dir, MD0 "sync_speed_max", "-1 (local)\n"), 0);
+        assert_int_equal(boost(s, "md0", "fast", NULL, &res), 0);
+        assert_file(s, MD0 "sync_speed_max", "200000 (local)\n");
+        assert_int_equal(service_restore(&s->c, "md0", NULL, &res), 0);
+        assert_file(s, MD0 "sync_speed_max", "-1 (local)\n");
+}
+
 /* Unknown arrays and profiles are refused with a sentence, and nothing is written. */
 static void test_bad_input(void **state) {
         svc *s = *state;
@@ -334,6 +369,8 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_budget, setup_small, teardown),
                 cmocka_unit_test_setup_teardown(test_no_budget, setup_no_meminfo, teardown),
                 cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_sync_io_depth, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_negative_limit, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
