@@ -133,8 +133,17 @@ static void read_bitmap(const array_dirs *d, md_array *a) {
         ssize_t n;
 
         a->has_bitmap = false;
+        a->bitmap_type[0] = 0;
         if (!wanted(d, MD_ATTR_BITMAP))
                 return;
+        /* 7.x: which bitmap the array uses; the lockless one has no bitmap/ group. */
+        n = read_attr(d, "md/bitmap_type", buf, sizeof(buf));
+        if (n > 0 && md_parse_choice(buf, (size_t)n, a->bitmap_type, sizeof(a->bitmap_type)) < 0)
+                a->bitmap_type[0] = 0;
+        if (strcmp(a->bitmap_type, "llbitmap") == 0) {
+                a->has_bitmap = true;
+                return;
+        }
         n = read_attr(d, "md/bitmap/location", buf, sizeof(buf));
         if (n == -ENOENT) {
                 a->has_bitmap = md_listing_is_dir(&d->md, "bitmap") == 1;

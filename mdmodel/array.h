@@ -97,6 +97,9 @@ typedef struct md_array {
         md_metadata metadata;     /* _MD_METADATA_INVALID when absent or unreadable */
         md_tval resync_start;     /* sectors in sync from the start; NONE when all of it is */
         bool has_bitmap;
+        /* md/bitmap_type's current choice ("none", "bitmap", "llbitmap" for the lockless
+         * bitmap), "" where the kernel has no such file (before 7.x) or it is unreadable. */
+        char bitmap_type[16];
 
         md_member *members; /* n_members valid entries, sorted by slot then name */
         unsigned n_members;

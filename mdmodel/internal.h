@@ -41,7 +41,7 @@ int md_root_open_at(const md_root *r, const char *rel, md_root *ret);
 ssize_t md_root_read_listed(const md_root *r, const char *rel, char *buf, size_t size);
 
 /* Room for the names under md/ that the model reads (listing-io.c keeps the list). */
-#define MD_LISTING_NAMES 24
+#define MD_LISTING_NAMES 32
 /* type[] value of a name the listing did not find. */
 #define MD_LISTING_ABSENT 0xff
 

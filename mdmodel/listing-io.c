@@ -31,6 +31,7 @@
 static const char *const names[] = {
         "array_state",
         "bitmap",
+        "bitmap_type",
         "chunk_size",
         "component_size",
         "degraded",

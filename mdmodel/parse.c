@@ -266,6 +266,37 @@ static bool has_suffix(const char *buf, size_t len, const char *suffix, size_t *
         return true;
 }
 
+int md_parse_choice(const char *buf, size_t len, char *ret, size_t size) {
+        size_t start = 0, end = 0;
+        unsigned found = 0;
+
+        if (!buf || !ret || size == 0)
+                return -EINVAL;
+        len = strip_newline(buf, len);
+        for (size_t i = 0; i < len; i++) {
+                if (buf[i] == '[') {
+                        size_t j = i + 1;
+
+                        while (j < len && buf[j] != ']' && buf[j] != '[' && buf[j] != ' ')
+                                j++;
+                        if (j >= len || buf[j] != ']' || j == i + 1)
+                                return -EINVAL;
+                        start = i + 1;
+                        end = j;
+                        found++;
+                        i = j;
+                } else if (buf[i] == ']' || (unsigned char)buf[i] < 0x20)
+                        return -EINVAL;
+        }
+        if (found != 1)
+                return -EINVAL;
+        if (end - start >= size)
+                return -ENOBUFS;
+        memcpy(ret, buf + start, end - start);
+        ret[end - start] = 0;
+        return 0;
+}
+
 int md_parse_tval(const char *buf, size_t len, md_tval *ret) {
         md_tval v = { .kind = MD_V_NUMBER };
         size_t stem;

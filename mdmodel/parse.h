@@ -150,6 +150,13 @@ int md_parse_array_state(const char *buf, size_t len, md_array_state *ret);
 int md_parse_sync_action(const char *buf, size_t len, md_sync_action *ret);
 int md_parse_metadata(const char *buf, size_t len, md_metadata *ret);
 
+/*
+ * A choice list as md prints it ("[none] bitmap llbitmap", md/bitmap_type on
+ * 7.x): the one word in brackets, into @ret (NUL-terminated). -EINVAL unless
+ * exactly one word is bracketed; -ENOBUFS when it does not fit @size.
+ */
+int md_parse_choice(const char *buf, size_t len, char *ret, size_t size);
+
 /* "in_sync,write_mostly" -> flags. An empty list is valid (0). */
 int md_parse_member_state(const char *buf, size_t len, unsigned *ret_flags);
 

@@ -11,7 +11,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const char *buf = (const char *)data;
-        char uuid[37], text[128];
+        char uuid[37], text[128], choice[16];
         md_array_state state;
         md_sync_action action;
         md_metadata metadata;
@@ -33,8 +33,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         (void)md_parse_block_stat(buf, size, &u);
         if (md_parse_uuid(buf, size, uuid) == 0 && strlen(uuid) != 36)
                 abort();
+        /* A choice is one bracketed word: no space, no bracket. */
+        if (md_parse_choice(buf, size, choice, sizeof(choice)) == 0 &&
+            (choice[0] == 0 || strpbrk(choice, " []") != NULL))
+                abort();
         if (md_parse_tval(buf, size, &v) == 0 && md_tval_format(&v, text, sizeof(text)) >= 0) {
-                bool numeric = v.kind == MD_V_NUMBER || v.kind == MD_V_SYSTEM || v.kind == MD_V_LOCAL;
+                bool numeric = md_tval_has_number(&v);
 
                 if (md_parse_tval(text, strlen(text), &back) < 0 || back.kind != v.kind ||
                     (numeric && back.value != v.value)) {

@@ -586,6 +586,30 @@ static void test_bitmap_presence(void **state) {
         drop(c, "md0", "md/bitmap");
         assert_false(read_one(c, "md0")->has_bitmap);
         assert_int_equal(read_one(c, "md0")->bad, 0);
+        assert_string_equal(read_one(c, "md0")->bitmap_type, "");
+}
+
+/* 7.x's bitmap_type: the choice in brackets; the lockless bitmap has no bitmap/ group. */
+static void test_bitmap_type(void **state) {
+        ctx *c = *state;
+
+        raid1(c, "md0");
+        put(c, "md0", "md/bitmap/location", "none\n");
+        put(c, "md0", "md/bitmap_type", "[none] bitmap \n");
+        assert_string_equal(read_one(c, "md0")->bitmap_type, "none");
+        assert_false(read_one(c, "md0")->has_bitmap);
+        put(c, "md0", "md/bitmap/location", "+8\n");
+        put(c, "md0", "md/bitmap_type", "none [bitmap] llbitmap\n");
+        assert_string_equal(read_one(c, "md0")->bitmap_type, "bitmap");
+        assert_true(read_one(c, "md0")->has_bitmap);
+        drop(c, "md0", "md/bitmap");
+        put(c, "md0", "md/bitmap_type", "none bitmap [llbitmap]\n");
+        assert_string_equal(read_one(c, "md0")->bitmap_type, "llbitmap");
+        assert_true(read_one(c, "md0")->has_bitmap);
+        /* Garbage is no choice; the rest of the array reads as before. */
+        put(c, "md0", "md/bitmap_type", "none bitmap\n");
+        assert_string_equal(read_one(c, "md0")->bitmap_type, "");
+        assert_int_equal(read_one(c, "md0")->bad, 0);
 }
 
 static void test_users_io(void **state) {
@@ -982,6 +1006,7 @@ int main(void) {
                 T(test_write_mostly_replacement, setup_empty),
                 T(test_journal_member, setup_empty),
                 T(test_bitmap_presence, setup_empty),
+                T(test_bitmap_type, setup_empty),
                 T(test_local_and_max, setup_empty),
                 T(test_users_io, setup_empty),
                 T(test_hostile_files, setup_empty),

@@ -284,6 +284,29 @@ static void test_tval_negative(void **state) {
         assert_string_equal(text, "2147483647 (local)");
 }
 
+/* md's choice lists: the word in brackets is the current one. */
+static void test_choice(void **state) {
+        char w[16] = "untouched";
+
+        (void)state;
+        assert_int_equal(md_parse_choice(S("[none] bitmap \n"), w, sizeof(w)), 0);
+        assert_string_equal(w, "none");
+        assert_int_equal(md_parse_choice(S("none bitmap [llbitmap]\n"), w, sizeof(w)), 0);
+        assert_string_equal(w, "llbitmap");
+        assert_int_equal(md_parse_choice(S("none [bitmap] llbitmap"), w, sizeof(w)), 0);
+        assert_string_equal(w, "bitmap");
+        snprintf(w, sizeof(w), "untouched");
+        assert_int_equal(md_parse_choice(S("none bitmap\n"), w, sizeof(w)), -EINVAL);
+        assert_int_equal(md_parse_choice(S("[none] [bitmap]\n"), w, sizeof(w)), -EINVAL);
+        assert_int_equal(md_parse_choice(S("[] bitmap\n"), w, sizeof(w)), -EINVAL);
+        assert_int_equal(md_parse_choice(S("[none bitmap\n"), w, sizeof(w)), -EINVAL);
+        assert_int_equal(md_parse_choice(S("none] bitmap\n"), w, sizeof(w)), -EINVAL);
+        assert_int_equal(md_parse_choice(S("[no ne]\n"), w, sizeof(w)), -EINVAL);
+        assert_int_equal(md_parse_choice(S("[none]\n\n"), w, sizeof(w)), -EINVAL);
+        assert_int_equal(md_parse_choice(S("[averyveryverylongword]"), w, sizeof(w)), -ENOBUFS);
+        assert_string_equal(w, "untouched");
+}
+
 static void test_newold(void **state) {
         md_newold v;
 
@@ -454,14 +477,23 @@ static void test_tval_format(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_u64),          cmocka_unit_test(test_u64_rejects),
-                cmocka_unit_test(test_level),        cmocka_unit_test(test_array_state),
-                cmocka_unit_test(test_sync_action),  cmocka_unit_test(test_member_state),
-                cmocka_unit_test(test_metadata),     cmocka_unit_test(test_tval),
-                cmocka_unit_test(test_tval_rejects), cmocka_unit_test(test_tval_negative),
-                cmocka_unit_test(test_newold),       cmocka_unit_test(test_newold_rejects),
-                cmocka_unit_test(test_progress),     cmocka_unit_test(test_progress_rejects),
-                cmocka_unit_test(test_uuid),         cmocka_unit_test(test_tval_format),
+                cmocka_unit_test(test_u64),
+                cmocka_unit_test(test_u64_rejects),
+                cmocka_unit_test(test_level),
+                cmocka_unit_test(test_array_state),
+                cmocka_unit_test(test_sync_action),
+                cmocka_unit_test(test_member_state),
+                cmocka_unit_test(test_metadata),
+                cmocka_unit_test(test_tval),
+                cmocka_unit_test(test_tval_rejects),
+                cmocka_unit_test(test_tval_negative),
+                cmocka_unit_test(test_choice),
+                cmocka_unit_test(test_newold),
+                cmocka_unit_test(test_newold_rejects),
+                cmocka_unit_test(test_progress),
+                cmocka_unit_test(test_progress_rejects),
+                cmocka_unit_test(test_uuid),
+                cmocka_unit_test(test_tval_format),
                 cmocka_unit_test(test_block_stat),
         };
 
