@@ -40,6 +40,9 @@ static int setup_01(void **state) {
 static int setup_03(void **state) {
         return open_ctx(state, "03-raid5-recovery");
 }
+static int setup_11(void **state) {
+        return open_ctx(state, "11-raid5-recovery-7.3");
+}
 static int setup_09(void **state) {
         return open_ctx(state, "09-raid6-reshape");
 }
@@ -209,6 +212,10 @@ static void test_snapshot_raid5_recovery(void **state) {
         assert_int_equal(g.speed_limit_min.kind, MD_V_NUMBER);
         assert_int_equal(g.speed_limit_min.value, 1000);
         assert_int_equal(g.speed_limit_max.value, 10000);
+        /* 6.1 has neither sync_io_depth nor bitmap_type: absent, not errors. */
+        assert_int_equal(g.sync_io_depth.kind, MD_V_ABSENT);
+        assert_int_equal(a->tunables[MD_T_SYNC_IO_DEPTH].kind, MD_V_ABSENT);
+        assert_string_equal(a->bitmap_type, "");
 }
 
 static void test_snapshot_raid1_bitmap(void **state) {
@@ -571,6 +578,41 @@ static void test_journal_member(void **state) {
         assert_string_equal(a->members[1].name, "nvme0n1");
         assert_int_equal(a->members[1].slot, -1);
         assert_int_equal(a->members[1].role, MD_ROLE_JOURNAL);
+}
+
+/* The same recovery on Debian's 7.3.4: its words and its new attributes. */
+static void test_snapshot_raid5_recovery_7_3(void **state) {
+        md_disk_counts n;
+        md_globals g;
+        ctx *c = *state;
+        const md_array *a;
+
+        assert_int_equal(md_read_arrays(&c->root, &c->set), 0);
+        assert_int_equal(c->set.n, 1);
+        a = &c->set.arrays[0];
+        assert_string_equal(a->name, "md0");
+        assert_int_equal(a->bad, 0);
+        assert_int_equal(a->level, MD_LEVEL_RAID5);
+        assert_string_equal(a->uuid, "8206e4e8-e210-3093-b7fc-6d1d8660d318");
+        assert_int_equal(a->degraded.value, 1);
+        /* 6.12 and later say "recover" where 6.1 said "recovery". */
+        assert_int_equal(a->sync_action, MD_SYNC_RECOVER);
+        assert_int_equal(a->last_sync_action, MD_SYNC_RECOVER);
+        assert_int_equal(a->progress.kind, MD_PROGRESS_RUNNING);
+        assert_int_equal(a->progress.done, 130824);
+        assert_int_equal(a->progress.total, 2093056);
+        /* bitmap_type "[none] bitmap ", and bitmap/ holds only location. */
+        assert_string_equal(a->bitmap_type, "none");
+        assert_false(a->has_bitmap);
+        assert_int_equal(a->tunables[MD_T_SYNC_IO_DEPTH].kind, MD_V_SYSTEM);
+        assert_int_equal(a->tunables[MD_T_SYNC_IO_DEPTH].value, 32);
+        assert_int_equal(a->tunables[MD_T_SYNC_SPEED_MAX].value, 10000);
+        md_array_disk_counts(a, &n);
+        assert_int_equal(n.active, 3);
+        assert_int_equal(n.rebuilding, 1);
+        assert_int_equal(md_read_globals(&c->root, &g), 0);
+        assert_int_equal(g.sync_io_depth.kind, MD_V_NUMBER);
+        assert_int_equal(g.sync_io_depth.value, 32);
 }
 
 static void test_bitmap_presence(void **state) {
@@ -1005,6 +1047,7 @@ int main(void) {
                 T(test_faulty_and_missing, setup_empty),
                 T(test_write_mostly_replacement, setup_empty),
                 T(test_journal_member, setup_empty),
+                T(test_snapshot_raid5_recovery_7_3, setup_11),
                 T(test_bitmap_presence, setup_empty),
                 T(test_bitmap_type, setup_empty),
                 T(test_local_and_max, setup_empty),
