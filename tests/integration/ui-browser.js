@@ -102,6 +102,12 @@ const AXE_SOURCE = fs.readFileSync(path.join(env.UI_PLAYWRIGHT, "../axe-core/axe
 // axe-core's WCAG 2 A and AA rules on the page as it is now; every violation
 // is printed, and the check fails on any serious or critical one.
 async function checkAccessibility(page, what) {
+    // Colours are measured as drawn: a fade or slide still running (an alert
+    // coming in, PatternFly's transitions) shows text at part opacity, which
+    // a loaded machine catches more often. Wait for every finite one to end.
+    await page.waitForFunction(() => document.getAnimations().every(a =>
+        a.playState !== "running" || !a.effect || a.effect.getComputedTiming().endTime === Infinity),
+                               null, { timeout: 10000 }).catch(() => console.log(`axe (${what}): animations still running`));
     // Evaluated through the DevTools protocol: Cockpit's CSP forbids inline scripts.
     await page.evaluate(AXE_SOURCE);
     const { passes, violations } = await page.evaluate(async () => {
