@@ -374,6 +374,8 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         for (unsigned i = 0; i < res->n_held; i++)
                 log_notice("boost of %s leaves %s alone: %s", a->name, res->held[i].name, res->held[i].why);
 
+        /* A boost restored since the last poll leaves its watch behind: a new one starts afresh. */
+        service_prune_watches(c);
         r = boost_save_originals(c, a, pr, &p, &before, &had_before, &e, res);
         if (r < 0)
                 return r;

@@ -339,6 +339,23 @@ static void test_negative_limit(void **state) {
         assert_file(s, MD0 "sync_speed_max", "-1 (local)\n");
 }
 
+/* What the service measured of a boost ends with it: Restore, then Boost, starts afresh. */
+static void test_watch_starts_afresh(void **state) {
+        svc *s = *state;
+        boost_watch *w;
+        op_result res;
+
+        assert_int_equal(boost(s, "md0", "fast", NULL, &res), 0);
+        w = service_watch(&s->c, UUID);
+        assert_non_null(w);
+        w->retry_usec = UINT64_MAX; /* an automatic restore the kernel refused, retried later */
+        w->missing_polls = 2;
+        assert_int_equal(service_restore(&s->c, "md0", NULL, &res), 0);
+        assert_int_equal(boost(s, "md0", "fast", NULL, &res), 0);
+        w = service_find_watch(&s->c, UUID);
+        assert_true(w == NULL || (w->retry_usec == 0 && w->missing_polls == 0));
+}
+
 /* Unknown arrays and profiles are refused with a sentence, and nothing is written. */
 static void test_bad_input(void **state) {
         svc *s = *state;
@@ -371,6 +388,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_sync_io_depth, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_negative_limit, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_watch_starts_afresh, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
