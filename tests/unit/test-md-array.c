@@ -43,6 +43,9 @@ static int setup_03(void **state) {
 static int setup_11(void **state) {
         return open_ctx(state, "11-raid5-recovery-7.3");
 }
+static int setup_12(void **state) {
+        return open_ctx(state, "12-raid5-recovery-6.12");
+}
 static int setup_09(void **state) {
         return open_ctx(state, "09-raid6-reshape");
 }
@@ -615,6 +618,35 @@ static void test_snapshot_raid5_recovery_7_3(void **state) {
         assert_int_equal(g.sync_io_depth.value, 32);
 }
 
+/* And on Debian 13's 6.12.117: 6.12's words, none of 7.x's attributes. */
+static void test_snapshot_raid5_recovery_6_12(void **state) {
+        md_disk_counts n;
+        md_globals g;
+        ctx *c = *state;
+        const md_array *a;
+
+        assert_int_equal(md_read_arrays(&c->root, &c->set), 0);
+        assert_int_equal(c->set.n, 1);
+        a = &c->set.arrays[0];
+        assert_int_equal(a->bad, 0);
+        assert_string_equal(a->uuid, "c6992de8-510f-344d-b2b8-f46c07b99942");
+        assert_int_equal(a->sync_action, MD_SYNC_RECOVER);
+        assert_int_equal(a->last_sync_action, MD_SYNC_RECOVER);
+        assert_int_equal(a->progress.kind, MD_PROGRESS_RUNNING);
+        assert_int_equal(a->progress.done, 130824);
+        assert_int_equal(a->progress.total, 2093056);
+        assert_false(a->has_bitmap);
+        assert_string_equal(a->bitmap_type, "");
+        assert_int_equal(a->tunables[MD_T_SYNC_IO_DEPTH].kind, MD_V_ABSENT);
+        assert_int_equal(a->tunables[MD_T_READ_AHEAD_KB].value, 3072);
+        md_array_disk_counts(a, &n);
+        assert_int_equal(n.active, 3);
+        assert_int_equal(n.rebuilding, 1);
+        assert_int_equal(md_read_globals(&c->root, &g), 0);
+        assert_int_equal(g.sync_io_depth.kind, MD_V_ABSENT);
+        assert_int_equal(g.speed_limit_max.value, 10000);
+}
+
 static void test_bitmap_presence(void **state) {
         ctx *c = *state;
 
@@ -1048,6 +1080,7 @@ int main(void) {
                 T(test_write_mostly_replacement, setup_empty),
                 T(test_journal_member, setup_empty),
                 T(test_snapshot_raid5_recovery_7_3, setup_11),
+                T(test_snapshot_raid5_recovery_6_12, setup_12),
                 T(test_bitmap_presence, setup_empty),
                 T(test_bitmap_type, setup_empty),
                 T(test_local_and_max, setup_empty),
