@@ -53,6 +53,7 @@ typedef struct array_object {
  */
 typedef struct boost_watch {
         char uuid[37];
+        uint64_t since_usec; /* the journal entry's since: which boost of the array it watches */
         governor_clock governor;
         uint64_t retry_usec;    /* no automatic restore before this CLOCK_MONOTONIC time */
         unsigned missing_polls; /* polls in a row that did not find the array */

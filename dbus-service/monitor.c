@@ -229,7 +229,7 @@ static bool follow_boost(context *c, const char *uuid) {
                 log_warning("automatic restore of %s: %s", a->name, res.message);
         /* A write the kernel refused stays in the journal: try again later, not on every poll. */
         w = service_find_watch(c, uuid);
-        if (w && journal_find(&c->journal, uuid) && r < 0 && r != -MDB_ECONFLICT)
+        if (w && r < 0 && r != -MDB_ECONFLICT)
                 w->retry_usec = loop_now_usec() + AUTO_RESTORE_RETRY_USEC;
         return false; /* service_restore_array saved the journal */
 }

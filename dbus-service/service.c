@@ -55,24 +55,41 @@ int service_save_journal(context *c) {
         return r;
 }
 
-boost_watch *service_find_watch(context *c, const char *uuid) {
+/* The slot of @uuid's watch, whichever boost it was for; NULL when there is none. */
+static boost_watch *watch_slot(context *c, const char *uuid) {
         for (unsigned i = 0; i < c->n_watches; i++)
                 if (strcmp(c->watches[i].uuid, uuid) == 0)
                         return &c->watches[i];
         return NULL;
 }
 
-boost_watch *service_watch(context *c, const char *uuid) {
-        boost_watch *w = service_find_watch(c, uuid), *n;
+/*
+ * A watch belongs to one boost, known by its journal entry's start: one an
+ * earlier boost of the array left (restored since) is not this boost's.
+ */
+boost_watch *service_find_watch(context *c, const char *uuid) {
+        const journal_entry *e = journal_find(&c->journal, uuid);
+        boost_watch *w = watch_slot(c, uuid);
 
-        if (w)
-                return w;
-        n = realloc(c->watches, (c->n_watches + 1) * sizeof(*n));
-        if (!n)
+        return e && w && w->since_usec == e->since_usec ? w : NULL;
+}
+
+boost_watch *service_watch(context *c, const char *uuid) {
+        const journal_entry *e = journal_find(&c->journal, uuid);
+        boost_watch *w, *n;
+
+        if (!e)
                 return NULL;
-        c->watches = n;
-        w = &c->watches[c->n_watches++];
-        *w = (boost_watch){};
+        w = watch_slot(c, uuid);
+        if (!w) {
+                n = realloc(c->watches, (c->n_watches + 1) * sizeof(*n));
+                if (!n)
+                        return NULL;
+                c->watches = n;
+                w = &c->watches[c->n_watches++];
+        } else if (w->since_usec == e->since_usec)
+                return w;
+        *w = (boost_watch){ .since_usec = e->since_usec };
         snprintf(w->uuid, sizeof(w->uuid), "%s", uuid);
         return w;
 }
@@ -374,8 +391,6 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         for (unsigned i = 0; i < res->n_held; i++)
                 log_notice("boost of %s leaves %s alone: %s", a->name, res->held[i].name, res->held[i].why);
 
-        /* A boost restored since the last poll leaves its watch behind: a new one starts afresh. */
-        service_prune_watches(c);
         r = boost_save_originals(c, a, pr, &p, &before, &had_before, &e, res);
         if (r < 0)
                 return r;

@@ -57,8 +57,9 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
 
 /*
  * The boost_watch of the journal entry with @uuid: service_watch adds one
- * when there is none (NULL on OOM), service_find_watch does not.
- * service_prune_watches drops those whose entry is gone.
+ * when there is none, or none for this boost (NULL without the entry, or on
+ * OOM), service_find_watch does not. service_prune_watches frees those
+ * whose entry is gone.
  */
 boost_watch *service_watch(context *c, const char *uuid);
 boost_watch *service_find_watch(context *c, const char *uuid);

@@ -115,26 +115,18 @@ int md_fixture_write(const char *root, const char *rel, const char *content) {
 }
 
 int md_fixture_replace(const char *root, const char *rel, const char *content) {
-        char path[PATH_MAX], tmp[PATH_MAX + 8];
-        int fd, k;
+        char tmp[PATH_MAX];
+        int k;
 
         if (!root || !rel || !content)
                 return -EINVAL;
-        k = join(root, rel, path, sizeof(path));
-        if (k < 0)
-                return k;
-        if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp))
+        if (snprintf(tmp, sizeof(tmp), "%s.new", rel) >= (int)sizeof(tmp))
                 return -ENAMETOOLONG;
-        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-        if (fd < 0)
-                return -errno;
-        k = write_all(fd, content, strlen(content));
-        if (close(fd) < 0 && k == 0)
-                k = -errno;
-        if (k == 0 && rename(tmp, path) < 0)
-                k = -errno;
+        k = md_fixture_write(root, tmp, content);
+        if (k == 0)
+                k = md_fixture_rename(root, tmp, rel);
         if (k < 0)
-                unlink(tmp);
+                (void)md_fixture_remove(root, tmp);
         return k;
 }
 
