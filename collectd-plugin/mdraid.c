@@ -234,7 +234,8 @@ static void mdraid_report_action(const md_array *a) {
 
         if (a->progress.kind == MD_PROGRESS_DELAYED)
                 mdraid_submit(a->name, "bool", "sync_delayed", 1);
-        else if (a->progress.kind == MD_PROGRESS_NONE || a->progress.kind == MD_PROGRESS_RUNNING)
+        else if (a->progress.kind == MD_PROGRESS_NONE || a->progress.kind == MD_PROGRESS_RUNNING ||
+                 a->progress.kind == MD_PROGRESS_BETWEEN)
                 mdraid_submit(a->name, "bool", "sync_delayed", 0);
 }
 

@@ -203,8 +203,11 @@ static void read_io(const array_dirs *d, md_array *a) {
 static void read_operation(const array_dirs *d, md_array *a) {
         a->sync_action = read_action(d, "md/sync_action", a, MD_ATTR_SYNC_ACTION);
         a->last_sync_action = read_action(d, "md/last_sync_action", a, MD_ATTR_LAST_SYNC_ACTION);
-        read_progress(d, a);
+        /* sync_speed first: its "none" dates the checkpoint read after it. */
         a->sync_speed = read_tval(d, "md/sync_speed", a, MD_ATTR_SYNC_SPEED);
+        read_progress(d, a);
+        if (a->progress.kind == MD_PROGRESS_RUNNING && a->sync_speed.kind == MD_V_NONE)
+                a->progress.kind = MD_PROGRESS_BETWEEN;
         a->mismatch_cnt = read_tval(d, "md/mismatch_cnt", a, MD_ATTR_MISMATCH_CNT);
         a->reshape_position = read_tval(d, "md/reshape_position", a, MD_ATTR_RESHAPE_POSITION);
         a->resync_start = read_tval(d, "md/resync_start", a, MD_ATTR_RESYNC_START);

@@ -127,7 +127,8 @@ bool md_array_has_redundancy(const md_array *a) {
 }
 
 bool md_array_busy(const md_array *a) {
-        return a && (a->progress.kind == MD_PROGRESS_RUNNING || a->progress.kind == MD_PROGRESS_DELAYED);
+        return a && (a->progress.kind == MD_PROGRESS_RUNNING || a->progress.kind == MD_PROGRESS_DELAYED ||
+                     a->progress.kind == MD_PROGRESS_BETWEEN);
 }
 
 int md_array_progress_percent(const md_array *a, double *ret) {

@@ -189,7 +189,7 @@ bool md_array_has_redundancy(const md_array *a);
  */
 bool md_array_moves_data_offset(const md_array *a);
 
-/* An operation runs (progress RUNNING) or waits (DELAYED). */
+/* An operation runs (progress RUNNING), waits (DELAYED), starts or ends (BETWEEN). */
 bool md_array_busy(const md_array *a);
 
 /* Percent 0..100 of the running operation; -ENODATA when none runs. */

@@ -711,6 +711,40 @@ static void test_users_io(void **state) {
         assert_int_equal(c->set.arrays[0].bad, 0);
 }
 
+/* A check just started: md flags it running before its sync thread has begun. */
+static void test_checkpoint_between_operations(void **state) {
+        uint64_t left = 4242;
+        double pct = 42;
+        ctx *c = *state;
+        const md_array *a;
+
+        raid1(c, "md0");
+        put(c, "md0", "md/sync_action", "check\n");
+        put(c, "md0", "md/sync_completed", "1966080 / 2093056\n");
+        put(c, "md0", "md/sync_speed", "none\n");
+        a = read_one(c, "md0");
+        assert_int_equal(a->bad, 0);
+        assert_int_equal(a->progress.kind, MD_PROGRESS_BETWEEN);
+        assert_true(md_array_busy(a));
+        assert_int_equal(md_array_progress_percent(a, &pct), -ENODATA);
+        assert_int_equal(md_array_seconds_left(a, &left), -ENODATA);
+        assert_true(pct == 42);
+        assert_int_equal(left, 4242);
+
+        /* Once the thread is in its loop, the checkpoint is the check's own. */
+        put(c, "md0", "md/sync_completed", "0 / 2093056\n");
+        put(c, "md0", "md/sync_speed", "0\n");
+        a = read_one(c, "md0");
+        assert_int_equal(a->progress.kind, MD_PROGRESS_RUNNING);
+        assert_int_equal(md_array_progress_percent(a, &pct), 0);
+        assert_true(pct == 0);
+
+        /* Nothing to date it by when sync_speed was not read. */
+        put(c, "md0", "md/sync_completed", "1966080 / 2093056\n");
+        put(c, "md0", "md/sync_speed", "none\n");
+        assert_int_equal(md_read_arrays_of(&c->root, &c->set, MD_ATTR_BIT(MD_ATTR_SYNC_COMPLETED)), 0);
+        assert_int_equal(c->set.arrays[0].progress.kind, MD_PROGRESS_RUNNING);
+}
 static void test_local_and_max(void **state) {
         ctx *c = *state;
         const md_array *a;
@@ -1085,6 +1119,7 @@ int main(void) {
                 T(test_bitmap_type, setup_empty),
                 T(test_local_and_max, setup_empty),
                 T(test_users_io, setup_empty),
+                T(test_checkpoint_between_operations, setup_empty),
                 T(test_hostile_files, setup_empty),
                 T(test_read_only_asked, setup_empty),
                 T(test_member_without_state, setup_empty),

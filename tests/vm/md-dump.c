@@ -30,7 +30,7 @@
 static const char *progress_kind_name(md_progress_kind k) {
         static const char *const names[] = {
                 [MD_PROGRESS_ABSENT] = "absent",   [MD_PROGRESS_UNKNOWN] = "unknown", [MD_PROGRESS_NONE] = "none",
-                [MD_PROGRESS_DELAYED] = "delayed", [MD_PROGRESS_RUNNING] = "running",
+                [MD_PROGRESS_DELAYED] = "delayed", [MD_PROGRESS_RUNNING] = "running", [MD_PROGRESS_BETWEEN] = "between",
         };
         return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "invalid";
 }
