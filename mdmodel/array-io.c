@@ -188,6 +188,9 @@ static void read_io(const array_dirs *d, md_array *a) {
         char buf[MD_ATTR_MAX];
         ssize_t n;
 
+        /* md accounts a user's bio (the stat file below) only while the md
+         * device's queue/iostats is 1; at 0 that count stands still. */
+        a->io_stats = read_tval(d, "queue/iostats", a, MD_ATTR_IO);
         a->io_sectors = (md_tval){ .kind = MD_V_ABSENT };
         n = wanted(d, MD_ATTR_IO) ? read_attr(d, "stat", buf, sizeof(buf)) : -ENOENT;
         if (n == -ENOENT)

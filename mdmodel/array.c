@@ -131,6 +131,27 @@ bool md_array_busy(const md_array *a) {
                      a->progress.kind == MD_PROGRESS_BETWEEN);
 }
 
+md_user_io md_array_user_io(const md_array *a) {
+        if (!a || a->io_stats.kind != MD_V_NUMBER)
+                return MD_USER_IO_UNKNOWN;
+        if (a->io_stats.value != 0)
+                return MD_USER_IO_COUNTED;
+        return a->tunables[MD_T_SYNC_IO_DEPTH].kind == MD_V_ABSENT ? MD_USER_IO_UNCOUNTED : MD_USER_IO_UNSEEN;
+}
+
+const char *md_user_io_to_string(md_user_io u) {
+        static const char *const names[_MD_USER_IO_MAX] = {
+                [MD_USER_IO_UNKNOWN] = "",
+                [MD_USER_IO_COUNTED] = "counted",
+                [MD_USER_IO_UNCOUNTED] = "uncounted",
+                [MD_USER_IO_UNSEEN] = "unseen",
+        };
+
+        if (u < 0 || u >= _MD_USER_IO_MAX)
+                return NULL;
+        return names[u];
+}
+
 int md_array_progress_percent(const md_array *a, double *ret) {
         if (!a || !ret)
                 return -EINVAL;

@@ -111,6 +111,7 @@ typedef struct md_array {
         md_tval sync_speed; /* KiB/s or NONE */
         md_tval mismatch_cnt;
         md_tval io_sectors; /* sectors the array's users read and wrote since it started */
+        md_tval io_stats;   /* queue/iostats: 1 when io_sectors counts them, 0 when it stands still */
         md_tval tunables[_MD_T_ARRAY_MAX];
 
         uint64_t bad; /* 1 << md_attr for each present but unreadable attribute */
@@ -188,6 +189,30 @@ bool md_array_has_redundancy(const md_array *a);
  * they differ; needs MD_ATTR_MEMBER_OFFSETS.
  */
 bool md_array_moves_data_offset(const md_array *a);
+
+/*
+ * Who can see the array's users. md accounts a user's bio on the md device
+ * (its stat file, its in-flight count) only while queue/iostats is 1. Before
+ * 6.16 md's rebuild throttle (is_mddev_idle) judges the members' own counts
+ * less its sync I/O, so it still yields to users with accounting off; only
+ * the md device's stat, which mdboost's governor reads, stands still. From
+ * 6.16 (where md/sync_io_depth appeared with it) the throttle asks the md
+ * device for I/O completed and in flight, and with accounting off it sees an
+ * idle array: the rebuild runs at its ceiling whatever the users do
+ * (measured on 7.3.4: a 1 MB/s reader on a 4 MB/s disk kept 3.4 MB/s with
+ * accounting on, 1.3 MB/s with it off; 6.1 kept 3.2 MB/s either way).
+ */
+typedef enum md_user_io {
+        MD_USER_IO_UNKNOWN,   /* no queue/iostats read (not asked for, absent, unreadable) */
+        MD_USER_IO_COUNTED,   /* iostats 1 */
+        MD_USER_IO_UNCOUNTED, /* iostats 0 before 6.16: md sees users, the md device's stat does not */
+        MD_USER_IO_UNSEEN,    /* iostats 0 from 6.16: md's throttle sees no users either */
+        _MD_USER_IO_MAX,
+} md_user_io;
+
+/* Needs MD_ATTR_IO, and MD_ATTR_TUNABLE_BIT(MD_T_SYNC_IO_DEPTH) to tell UNSEEN from UNCOUNTED. */
+md_user_io md_array_user_io(const md_array *a);
+const char *md_user_io_to_string(md_user_io u); /* "", "counted", "uncounted", "unseen" */
 
 /* An operation runs (progress RUNNING), waits (DELAYED), starts or ends (BETWEEN). */
 bool md_array_busy(const md_array *a);

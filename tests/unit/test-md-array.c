@@ -711,6 +711,40 @@ static void test_users_io(void **state) {
         assert_int_equal(c->set.arrays[0].bad, 0);
 }
 
+/* queue/iostats says whether that count counts, and md's throttle reads it from 6.16. */
+static void test_user_io(void **state) {
+        ctx *c = *state;
+        const md_array *a;
+
+        raid1(c, "md0");
+        assert_int_equal(md_array_user_io(read_one(c, "md0")), MD_USER_IO_UNKNOWN);
+        put(c, "md0", "queue/iostats", "1\n");
+        a = read_one(c, "md0");
+        assert_int_equal(a->io_stats.value, 1);
+        assert_int_equal(md_array_user_io(a), MD_USER_IO_COUNTED);
+        put(c, "md0", "queue/iostats", "0\n");
+        a = read_one(c, "md0");
+        assert_int_equal(md_array_user_io(a), MD_USER_IO_UNCOUNTED);
+        assert_string_equal(md_user_io_to_string(md_array_user_io(a)), "uncounted");
+        put(c, "md0", "md/sync_io_depth", "32 (system)\n");
+        a = read_one(c, "md0");
+        assert_int_equal(md_array_user_io(a), MD_USER_IO_UNSEEN);
+        assert_string_equal(md_user_io_to_string(md_array_user_io(a)), "unseen");
+        assert_int_equal(a->bad, 0);
+
+        put(c, "md0", "queue/iostats", "on\n");
+        a = read_one(c, "md0");
+        assert_int_equal(md_array_user_io(a), MD_USER_IO_UNKNOWN);
+        assert_int_equal(a->bad, MD_ATTR_BIT(MD_ATTR_IO));
+
+        put(c, "md0", "queue/iostats", "0\n");
+        assert_int_equal(md_read_arrays_of(&c->root, &c->set, MD_ATTR_BIT(MD_ATTR_SYNC_ACTION)), 0);
+        assert_int_equal(md_array_user_io(&c->set.arrays[0]), MD_USER_IO_UNKNOWN);
+        assert_string_equal(md_user_io_to_string(MD_USER_IO_UNKNOWN), "");
+        assert_null(md_user_io_to_string(_MD_USER_IO_MAX));
+        assert_int_equal(md_array_user_io(NULL), MD_USER_IO_UNKNOWN);
+}
+
 /* A check just started: md flags it running before its sync thread has begun. */
 static void test_checkpoint_between_operations(void **state) {
         uint64_t left = 4242;
@@ -1119,6 +1153,7 @@ int main(void) {
                 T(test_bitmap_type, setup_empty),
                 T(test_local_and_max, setup_empty),
                 T(test_users_io, setup_empty),
+                T(test_user_io, setup_empty),
                 T(test_checkpoint_between_operations, setup_empty),
                 T(test_hostile_files, setup_empty),
                 T(test_read_only_asked, setup_empty),
