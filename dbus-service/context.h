@@ -45,6 +45,7 @@ typedef struct array_object {
         char path[OBJECT_PATH_MAX];
         prop_cache cache;
         syncmax_watch reshape; /* is its reshape stuck at sync_max? */
+        md_user_io user_io;    /* as last logged: UNKNOWN until the first poll */
 } array_object;
 
 /*

@@ -107,6 +107,31 @@ static void watch_reshape(context *c, const md_array *a, array_object *o) {
                 log_notice("the reshape of %s is no longer stuck", a->name);
 }
 
+/*
+ * Accounting off on the md device: said once in the log, shown in UserIo.
+ * It is per boot and on by default, so something on this machine (a udev
+ * rule, a tuning profile) turned it off; the fix is one write.
+ */
+static void watch_user_io(const md_array *a, array_object *o) {
+        md_user_io now = md_array_user_io(a), was = o->user_io;
+
+        if (now == MD_USER_IO_UNKNOWN || now == was)
+                return;
+        o->user_io = now;
+        if (now == MD_USER_IO_UNSEEN)
+                log_warning("%s: I/O accounting is off (queue/iostats is 0), so md's rebuild throttle sees no users: "
+                            "the rebuild runs at its ceiling whatever they do, and the fast profile cannot hold for "
+                            "them. Turn it back on with: echo 1 > /sys/block/%s/queue/iostats",
+                            a->name, a->name);
+        else if (now == MD_USER_IO_UNCOUNTED)
+                log_warning("%s: I/O accounting is off (queue/iostats is 0): md still yields to users it sees on the "
+                            "member disks, but the fast profile cannot see them to hold its ceiling. Turn it back on "
+                            "with: echo 1 > /sys/block/%s/queue/iostats",
+                            a->name, a->name);
+        else if (was != MD_USER_IO_UNKNOWN)
+                log_notice("%s: I/O accounting is on again; md and the fast profile see its users", a->name);
+}
+
 void monitor_publish(context *c, bool emit) {
         _cleanup_free_ array_object *objs = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*objs));
         _cleanup_free_ bool *is_new = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*is_new));
@@ -142,6 +167,7 @@ void monitor_publish(context *c, bool emit) {
                 const md_array *a = &c->arrays.arrays[i];
 
                 watch_reshape(c, a, &c->objects[i]);
+                watch_user_io(a, &c->objects[i]);
                 if (is_new[i] && emit)
                         emit_added(c, &c->objects[i], a);
                 props_update(c, OBJ_ARRAY, a, c->objects[i].path, &c->objects[i].cache, emit && !is_new[i]);

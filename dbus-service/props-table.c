@@ -268,6 +268,11 @@ static bool get_bitmap_type(const context *c, const md_array *a, DBusMessageIter
         return add_string(it, a->bitmap_type);
 }
 
+static bool get_user_io(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_string(it, md_user_io_to_string(md_array_user_io(a)) ?: "");
+}
+
 static const prop_def array_props[] = {
         { "Name", "s", get_name, PROP_POLLED },
         { "Device", "s", get_device, PROP_POLLED },
@@ -297,6 +302,7 @@ static const prop_def array_props[] = {
         { "Originals", "a{ss}", get_originals, PROP_POLLED },
         { "Stuck", "s", get_stuck, PROP_POLLED },
         { "BitmapType", "s", get_bitmap_type, PROP_POLLED },
+        { "UserIo", "s", get_user_io, PROP_POLLED },
 };
 
 /* ---- the Manager ---- */
