@@ -131,6 +131,25 @@ const GuardedButton = ({ reason, children, ...props }) => {
     );
 };
 
+// I/O accounting off on the md device (UserIo): who can no longer see the users, and the fix.
+const UserIoAlert = ({ array }) => {
+    if (array.UserIo !== "unseen" && array.UserIo !== "uncounted")
+        return null;
+    const unseen = array.UserIo === "unseen";
+    const fix = `echo 1 > /sys/block/${array.Name}/queue/iostats`;
+    return (
+        <Alert variant="warning" isInline className="mdb-user-io"
+               title={unseen ? _("md cannot see this array's users") : _("The fast profile cannot see this array's users")}>
+            <p>
+                {unseen
+                    ? cockpit.format(_("I/O accounting is off on /dev/$0 (queue/iostats is 0). On this kernel md's rebuild throttle counts the users' I/O there, so it sees none and rebuilds at its full ceiling whatever they do; the fast profile cannot hold back for them either."), array.Name)
+                    : cockpit.format(_("I/O accounting is off on /dev/$0 (queue/iostats is 0). md still yields to users it sees on the member disks, but the fast profile cannot see them to lower its ceiling."), array.Name)}
+            </p>
+            <p>{_("Turn it back on as root with:")} <code className="mdb-user-io-fix">{fix}</code></p>
+        </Alert>
+    );
+};
+
 export const ArrayCard = ({ client, path, array, admin, profiles, manager, first }) => {
     const [dialog, setDialog] = useState(false);
     const [restoring, setRestoring] = useState(false);
@@ -181,6 +200,7 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                     <Alert variant="danger" isInline className="mdb-stuck" title={_("The reshape is stuck")}>
                         {array.Stuck}
                     </Alert>}
+                <UserIoAlert array={array} />
                 <Operation array={array} />
                 {array.Boosted &&
                     <p className="mdb-boost-info">

@@ -168,6 +168,34 @@ async function testLiveUpdate(page) {
     check(calls.length === 0, `the page made no D-Bus call to the service while it watched (${calls.length})`);
 }
 
+// I/O accounting turned off on md0: the card says who cannot see the users
+// and how to turn it back on, and the warning goes once it is on again.
+async function testUserIo(page) {
+    const card = page.locator("[data-array=md0]");
+    const block = path.join(env.MDB_ROOT, "sys/block/md0");
+    const depth = path.join(block, "md/sync_io_depth");
+    fs.mkdirSync(path.join(block, "queue"), { recursive: true });
+    fs.writeFileSync(path.join(block, "queue/iostats"), "0\n");
+    const alert = card.locator(".mdb-user-io");
+    await expectShown(alert.filter({ hasText: "The fast profile cannot see this array's users" }),
+                      "accounting off on a kernel before 6.16: the card says the fast profile cannot see the users");
+    check(await alert.locator(".mdb-user-io-fix").innerText() === "echo 1 > /sys/block/md0/queue/iostats",
+          "with the command that turns accounting back on");
+    fs.writeFileSync(depth, "32 (system)\n");
+    await expectShown(alert.filter({ hasText: "md cannot see this array's users" }),
+                      "with sync_io_depth (6.16+): the card says md itself cannot see them");
+    check((await alert.innerText()).includes("rebuilds at its full ceiling"), "and what that does to the rebuild");
+    await checkAccessibility(page, "the page with the accounting warning");
+    fs.writeFileSync(path.join(block, "queue/iostats"), "1\n");
+    fs.rmSync(depth);
+    try {
+        await alert.waitFor({ state: "detached", timeout: 15000 });
+        check(true, "accounting on again: the warning is gone");
+    } catch (err) {
+        check(false, `accounting on again: the warning is gone: ${err.message.split("\n")[0]}`);
+    }
+}
+
 async function testBoostRestore(page) {
     const card = page.locator("[data-array=md0]");
     await card.waitFor({ timeout: 20000 });
@@ -417,6 +445,7 @@ async function main() {
         const admin = await openPage(browser, env.UI_ADMIN_URL);
         await testHistory(admin);
         await testLiveUpdate(admin);
+        await testUserIo(admin);
         await testBoostRestore(admin);
         await testRestoreConflict(admin);
         // This session is pointed at a folder without RRD files.
