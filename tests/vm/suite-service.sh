@@ -231,4 +231,28 @@ grep -v '^sync_max=' "$MDB_TMP/tun-before" | cmp -s - "$MDB_TMP/tun-after-end" &
 	mdb_pass "every other tunable is back byte for byte" ||
 	mdb_fail "every other tunable is back byte for byte: $(grep -v '^sync_max=' "$MDB_TMP/tun-before" | diff - "$MDB_TMP/tun-after-end" | grep '^[<>]' | tr '\n' ' ')"
 
+# ---- I/O accounting off on an md device --------------------------------------
+
+# md accounts a user's bio on the md device only while queue/iostats is 1:
+# at 0 its stat stands still (6.1 and 7.3 alike). md's own throttle reads
+# that count from 6.16, the kernels with md/sync_io_depth; before, it reads
+# the members'. docs/md-model.md has the measurements.
+want=uncounted
+[ -e /sys/block/md1/md/sync_io_depth ] && want=unseen
+user_io_is() { [ "$(mdb_array_prop md1 UserIo)" = "\"$1\"" ]; }
+mdb_check "md1 counts its users: UserIo is counted" user_io_is counted
+mdb_check "the kernel takes 0 in md1's queue/iostats" eval 'echo 0 >/sys/block/md1/queue/iostats'
+user_sectors() { awk '{ print $3 + $7 }' /sys/block/md1/stat; }
+s0=$(user_sectors)
+dd if=/dev/md1 of=/dev/null bs=1M count=8 iflag=direct status=none
+vm_expect "with it at 0, a user's 8 MiB leave md1's stat as it was" "$s0" "$(user_sectors)"
+mdb_check "UserIo reads $want on $(uname -r)" vm_wait_for 15 user_io_is "$want"
+mdb_check "the log says so with the command that turns it back on" \
+	grep -q "md1: I/O accounting is off (queue/iostats is 0).*echo 1 > /sys/block/md1/queue/iostats" "$MDB_TMP/service.log"
+echo 1 >/sys/block/md1/queue/iostats
+mdb_check "back at 1: UserIo is counted again" vm_wait_for 15 user_io_is counted
+s0=$(user_sectors)
+dd if=/dev/md1 of=/dev/null bs=1M count=8 iflag=direct status=none
+mdb_check "and md1's stat counts a user's reads again" [ "$(user_sectors)" -ge $((s0 + 16384)) ]
+
 mdb_finish
