@@ -85,10 +85,11 @@ const md_mdstat_entry *md_mdstat_find(const md_mdstat_entry *e, size_t n, const 
  * prints by up to 1/16 of the device and leads it by the I/O in flight
  * (under 1 % in the real-kernel tests; the snapshots in tests/fixtures,
  * taken a few seconds after their mdstat, lead by up to 13 points). Just
- * after an operation starts, 6.12 still shows the previous operation's last
+ * after an operation starts, md still shows the previous operation's last
  * checkpoint for a moment (a raid10 check right after a resync read 88 %
- * while mdstat said 0 %). So a checkpoint more than a quarter of the device
- * ahead of the live position is that stale one, and an operation mdstat
+ * while mdstat said 0 % on 6.12); the array reader catches most of those
+ * (MD_PROGRESS_BETWEEN). Beyond that, a checkpoint more than a quarter of the
+ * device ahead of the live position is a stale one, and an operation mdstat
  * prints no position for has made no checkpoint of its own yet: both give
  * -ENODATA, as does no operation at all.
  */
