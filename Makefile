@@ -70,8 +70,8 @@ asan-unit-tests: unit-tests
 RUN_SUITE := TESTS='$(TESTS)' SKIP_TESTS='$(SKIP_TESTS)' tests/run-suite
 UNIT_SUITE = --lint tests/lint --unit $(UNIT_TESTS) --asan $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_TESTS)) --valgrind $(UNIT_TESTS)
 
-check: deps-if-missing all asan-unit-tests ## Run every test: lint, unit (plain, ASan+UBSan, valgrind), real daemons, browser, real kernel in a VM (TESTS=, SKIP_TESTS= patterns)
-	@$(RUN_SUITE) $(UNIT_SUITE) --integration $(INTEGRATION_TESTS) $(VM_TESTS)
+check: deps-if-missing all asan-unit-tests ## Run every test: lint, unit (plain, ASan+UBSan, valgrind), real daemons, browser, real kernel in a VM on the oldest and newest kernel (TESTS=, SKIP_TESTS= patterns, VM_KERNELS=)
+	@$(RUN_SUITE) $(UNIT_SUITE) --integration $(INTEGRATION_TESTS) $(VM_SUITE)
 
 check-unit: deps-if-missing asan-unit-tests ## Run lint and the unit tests: plain, ASan+UBSan, valgrind (about a minute)
 	@$(RUN_SUITE) $(UNIT_SUITE)
@@ -83,8 +83,8 @@ lint: ## shellcheck every shell script, clang-format every C file, and look for 
 check-integration: deps-if-missing all ## Run the tests against real daemons on this machine: D-Bus, polkit, collectd, browser
 	@$(RUN_SUITE) --integration $(INTEGRATION_TESTS)
 
-check-vm: deps-if-missing all ## Run the real-kernel tests, each in a VM booting Debian's kernel
-	@$(RUN_SUITE) --integration $(VM_TESTS)
+check-vm: deps-if-missing all ## Run the real-kernel tests, each in a VM, on the oldest and newest kernel (VM_KERNELS=)
+	@$(RUN_SUITE) $(VM_SUITE)
 
 install: $(INSTALL_TARGETS) ## Install every file where Debian 12 expects it (honours DESTDIR, PREFIX)
 
