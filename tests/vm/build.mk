@@ -22,6 +22,9 @@ $(VM_MD_DUMP): $(BUILD)/tests/vm/md-dump.o $(MDMODEL_LIB)
 # Every tests/vm/real-kernel-* script is one.
 VM_TESTS += $(sort $(wildcard tests/vm/real-kernel-*))
 
+# The VM tools' own refusals and skips, without booting or fetching anything.
+INTEGRATION_TESTS += tests/integration/vm-arguments
+
 # The kernels the tier boots, fetched from Debian's archive (tests/vm/fetch-kernel)
 # and never installed on the host: `make check` and `make check-vm` take the
 # oldest and the newest supported (Debian 12's 6.1, the newest in
