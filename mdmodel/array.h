@@ -199,8 +199,9 @@ bool md_array_moves_data_offset(const md_array *a);
  * 6.16 (where md/sync_io_depth appeared with it) the throttle asks the md
  * device for I/O completed and in flight, and with accounting off it sees an
  * idle array: the rebuild runs at its ceiling whatever the users do
- * (measured on 7.3.4: a 1 MB/s reader on a 4 MB/s disk kept 3.4 MB/s with
- * accounting on, 1.3 MB/s with it off; 6.1 kept 3.2 MB/s either way).
+ * (measured on 7.3.4 at sync_io_depth 1, a reader streaming 1 MiB requests
+ * from a resyncing raid1 on 4 MB/s disks kept 3.4 MB/s with accounting on,
+ * 1.3 with it off; on 6.1 it kept 3.2-3.4 MB/s either way).
  */
 typedef enum md_user_io {
         MD_USER_IO_UNKNOWN,   /* no queue/iostats read (not asked for, absent, unreadable) */
