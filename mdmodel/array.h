@@ -200,8 +200,8 @@ bool md_array_moves_data_offset(const md_array *a);
  * device for I/O completed and in flight, and with accounting off it sees an
  * idle array: the rebuild runs at its ceiling whatever the users do
  * (measured on 7.3.4 at sync_io_depth 1, a reader streaming 1 MiB requests
- * from a resyncing raid1 on 4 MB/s disks kept 3.4 MB/s with accounting on,
- * 1.3 with it off; on 6.1 it kept 3.2-3.4 MB/s either way).
+ * from a resyncing raid1 on 4 MB/s disks kept 3390 KiB/s with accounting on,
+ * 1344 with it off; on 6.1 it kept 3222-3353 KiB/s either way).
  */
 typedef enum md_user_io {
         MD_USER_IO_UNKNOWN,   /* no queue/iostats read (not asked for, absent, unreadable) */
