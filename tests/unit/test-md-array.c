@@ -779,6 +779,7 @@ static void test_checkpoint_between_operations(void **state) {
         assert_int_equal(md_read_arrays_of(&c->root, &c->set, MD_ATTR_BIT(MD_ATTR_SYNC_COMPLETED)), 0);
         assert_int_equal(c->set.arrays[0].progress.kind, MD_PROGRESS_RUNNING);
 }
+
 static void test_local_and_max(void **state) {
         ctx *c = *state;
         const md_array *a;
