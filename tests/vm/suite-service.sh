@@ -64,10 +64,11 @@ change_new() { mdb_changes | awk -F'\t' -v t="$1" '$1 == t { print $3 }'; }
 
 mdstat_pos() { mdstat_progress "$1" | awk '{ print $2 }'; }
 
-# A recovery of md0 onto DISK, crawling at the global ceiling of 2000 KiB/s.
+# start_recovery MD DISK [CEILING]: a recovery of MD onto DISK under the global
+# ceiling CEILING (KiB/s; default 2000, a crawl well below the disks' bound).
 start_recovery() {
 	local md=$1 disk=$2
-	echo 2000 >/proc/sys/dev/raid/speed_limit_max
+	echo "${3:-2000}" >/proc/sys/dev/raid/speed_limit_max
 	mdadm "/dev/$md" --fail "$disk" --remove "$disk" >/dev/null 2>&1
 	mdadm --zero-superblock "$disk" >/dev/null 2>&1
 	mdadm "/dev/$md" --add "$disk" >/dev/null 2>&1
@@ -198,10 +199,13 @@ mdb_check "md1 is not boosted" not_boosted md1
 # --grow sets sync_max to "max" when it starts a reshape, so a reshape never
 # carries an admin's number into a boost; the kernel's rule is the same for
 # every running operation.) The boost's own ceiling is kept low so that the
-# recovery is still running when Restore comes.
+# recovery is still running when Restore comes. Under the kernel's default
+# global ceiling the recovery runs at the disks' bound (3906 KiB/s) before
+# and after the boost: it reaches the admin's sector in about 8 s and its
+# last 228352 KiB take about 58 s after Restore.
 stop_at=65536
 mdb_check "an admin's sync_max $stop_at is accepted while md0 is idle" md_set md0 sync_max "$stop_at"
-start_recovery md0 "$(vm_disk 1)"
+start_recovery md0 "$(vm_disk 1)" 200000
 mdb_check "the recovery holds at the admin's sync_max" vm_wait_for 60 eval '[ "$(md_sync_done md0)" -ge "$stop_at" ] 2>/dev/null'
 snap md0 before
 mdb_call root Boost 'ssa{sv}' md0 fast 2 sync_speed_min u 3000 sync_speed_max u 4000
