@@ -109,6 +109,7 @@ static void print_array(const md_array *a) {
         print_tval(a->name, "mismatch_cnt", &a->mismatch_cnt);
         print_tval(a->name, "reshape_position", &a->reshape_position);
         printf("%s.bitmap %s\n", a->name, a->has_bitmap ? "yes" : "no");
+        printf("%s.bitmap_type %s\n", a->name, a->bitmap_type[0] ? a->bitmap_type : "-");
         printf("%s.redundancy %s\n", a->name, md_array_has_redundancy(a) ? "yes" : "no");
         printf("%s.busy %s\n", a->name, md_array_busy(a) ? "yes" : "no");
         printf("%s.bad 0x%" PRIx64 "\n", a->name, a->bad);

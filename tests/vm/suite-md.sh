@@ -163,6 +163,20 @@ observe() {
 	md_slow
 }
 
+# The array was made with --bitmap=none. Where the kernel has md/bitmap_type
+# (7.x), the model reads its bracketed choice; the choices it lists say
+# whether this kernel was built with the lockless bitmap (CONFIG_MD_LLBITMAP).
+check_bitmap() {
+	local md=$1 level=$2 dump types want=-
+	dump=$("$VM_MD_DUMP")
+	vm_expect "$level: model sees no bitmap" no "$(dump_get "$dump" "$md.bitmap")"
+	if types=$(cat "/sys/block/$md/md/bitmap_type" 2>/dev/null); then
+		want=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' <<<"$types")
+		vm_log "$level: md/bitmap_type reads '$types'"
+	fi
+	vm_expect "$level: model bitmap_type is the kernel's choice" "$want" "$(dump_get "$dump" "$md.bitmap_type")"
+}
+
 create_array() {
 	local md=$1 level=$2 n=$3 extra=()
 	# mdadm builds a new raid5 degraded and recovers onto the last disk;
@@ -187,6 +201,7 @@ scenario() {
 		return
 	fi
 	vm_pass "$level: created on $(vm_disks 0 "$n" | xargs)"
+	check_bitmap "$md" "$level"
 	observe "$md" resync resync "$level resync"
 
 	md_set "$md" sync_action check
