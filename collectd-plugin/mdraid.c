@@ -92,6 +92,7 @@ static const char *const mdraid_attr_files[MD_ATTR_TUNABLES] = {
         [MD_ATTR_METADATA] = "md/metadata_version",
         [MD_ATTR_MEMBER_OFFSETS] = "md/dev-*/offset",
         [MD_ATTR_RESYNC_START] = "md/resync_start",
+        [MD_ATTR_LAYOUT] = "md/layout",
 };
 
 /* ---- config ---------------------------------------------------------- */
@@ -198,9 +199,15 @@ static void mdraid_report_count(const char *plugin_instance, const char *type_in
                 mdraid_submit(plugin_instance, "count", type_instance, (gauge_t)n);
 }
 
+/* An inactive array has members but no personality: nothing syncs. */
+static bool mdraid_array_running(const md_array *a) {
+        return a->state != MD_ARRAY_INACTIVE && a->state != MD_ARRAY_CLEAR;
+}
+
 /* From mdstat's entry @e when there is one, else from the member folders read. */
 static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e) {
         md_disk_counts dc;
+        unsigned tolerated;
 
         if (e)
                 md_mdstat_disk_counts(e, a->raid_disks.kind == MD_V_NUMBER ? (int64_t)a->raid_disks.value : -1, &dc);
@@ -211,6 +218,9 @@ static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e) {
         mdraid_submit(a->name, "md_disks", "spare", dc.spare);
         mdraid_submit(a->name, "md_disks", "missing", dc.missing);
         mdraid_submit(a->name, "md_disks", "rebuilding", dc.rebuilding);
+        /* 0: the array has no redundancy left, and one more failure loses data. */
+        if (mdraid_array_running(a) && md_array_failures_tolerated(a, &dc, &tolerated) == 0)
+                mdraid_submit(a->name, "count", "failures_tolerated", tolerated);
 }
 
 /*
@@ -269,11 +279,6 @@ static void mdraid_report_sync(const md_array *a, const md_mdstat_entry *e) {
         mdraid_report_kib(a->name, "bytes", "read_ahead", &a->tunables[MD_T_READ_AHEAD_KB]);
         /* Linux 6.16+: sync requests md lets in flight while the array has users. */
         mdraid_report_count(a->name, "sync_io_depth", &a->tunables[MD_T_SYNC_IO_DEPTH]);
-}
-
-/* An inactive array has members but no personality: nothing syncs. */
-static bool mdraid_array_running(const md_array *a) {
-        return a->state != MD_ARRAY_INACTIVE && a->state != MD_ARRAY_CLEAR;
 }
 
 /*
@@ -456,7 +461,7 @@ static uint64_t mdraid_attrs(void) {
                          MD_ATTR_BIT(MD_ATTR_MISMATCH_CNT) | MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MIN) |
                          MD_ATTR_TUNABLE_BIT(MD_T_SYNC_SPEED_MAX) | MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_SIZE) |
                          MD_ATTR_TUNABLE_BIT(MD_T_STRIPE_CACHE_ACTIVE) | MD_ATTR_TUNABLE_BIT(MD_T_READ_AHEAD_KB) |
-                         MD_ATTR_TUNABLE_BIT(MD_T_SYNC_IO_DEPTH);
+                         MD_ATTR_TUNABLE_BIT(MD_T_SYNC_IO_DEPTH) | MD_ATTR_BIT(MD_ATTR_LAYOUT);
 
         if (mdraid_selection_n > 0)
                 attrs |= MD_ATTR_BIT(MD_ATTR_UUID);

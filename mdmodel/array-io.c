@@ -222,6 +222,11 @@ static void read_geometry(const array_dirs *d, md_array *a) {
         a->component_size = read_tval(d, "md/component_size", a, MD_ATTR_COMPONENT_SIZE);
         a->raid_disks = read_newold(d, "md/raid_disks", a, MD_ATTR_RAID_DISKS);
         a->chunk_size = read_newold(d, "md/chunk_size", a, MD_ATTR_CHUNK_SIZE);
+        /* raid10's copies of each block; the other levels' layouts say nothing about them. */
+        if (a->level == MD_LEVEL_RAID10)
+                a->layout = read_newold(d, "md/layout", a, MD_ATTR_LAYOUT);
+        else
+                a->layout = (md_newold){ .kind = MD_V_ABSENT };
         a->degraded = read_tval(d, "md/degraded", a, MD_ATTR_DEGRADED);
         read_bitmap(d, a);
 }

@@ -2,6 +2,7 @@
 /* Questions asked of an array that has been read: no I/O here. */
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <strings.h>
 
@@ -124,6 +125,50 @@ bool md_array_has_redundancy(const md_array *a) {
         if (!a || a->level < 0 || a->level >= _MD_LEVEL_MAX)
                 return false;
         return (MD_LEVELS_SYNCING & MD_LEVEL_BIT(a->level)) != 0;
+}
+
+/* Copies of each block in a raid10 layout: near x far; md's default is two near. */
+static unsigned raid10_copies(uint64_t layout) {
+        unsigned near = (unsigned)(layout & 0xff), far = (unsigned)((layout >> 8) & 0xff);
+
+        return near && far ? near * far : 2;
+}
+
+int md_array_failures_tolerated(const md_array *a, const md_disk_counts *c, unsigned *ret) {
+        unsigned slots, down, copies;
+
+        if (!a || !c || !ret)
+                return -EINVAL;
+        if (!md_array_has_redundancy(a) || a->raid_disks.kind != MD_V_NUMBER || a->raid_disks.value > UINT_MAX)
+                return -ENODATA;
+        /* During a reshape raid_disks reads "new (old)"; md runs on the old until it is over. */
+        slots = (unsigned)(a->raid_disks.old_value < a->raid_disks.value ? a->raid_disks.old_value
+                                                                         : a->raid_disks.value);
+        down = slots > c->active ? slots - c->active : 0;
+        switch (a->level) {
+        case MD_LEVEL_RAID1:
+                *ret = c->active > 0 ? c->active - 1 : 0;
+                return 0;
+        case MD_LEVEL_RAID4:
+        case MD_LEVEL_RAID5:
+                *ret = down > 0 ? 0 : 1;
+                return 0;
+        case MD_LEVEL_RAID6:
+                *ret = down >= 2 ? 0 : 2 - down;
+                return 0;
+        case MD_LEVEL_RAID10:
+                copies = 2;
+                /* A reshape between layouts: the fewer copies of the two until it ends. */
+                if (a->layout.kind == MD_V_NUMBER) {
+                        copies = raid10_copies(a->layout.value);
+                        if (raid10_copies(a->layout.old_value) < copies)
+                                copies = raid10_copies(a->layout.old_value);
+                }
+                *ret = down + 1 >= copies ? 0 : copies - 1 - down;
+                return 0;
+        default:
+                return -ENODATA;
+        }
 }
 
 bool md_array_busy(const md_array *a) {

@@ -54,6 +54,7 @@ typedef enum md_attr {
         MD_ATTR_METADATA,       /* md/metadata_version */
         MD_ATTR_MEMBER_OFFSETS, /* each member's offset and new_offset (read with MD_ATTR_MEMBERS) */
         MD_ATTR_RESYNC_START,   /* md/resync_start */
+        MD_ATTR_LAYOUT,         /* md/layout, read for raid10 only */
         MD_ATTR_TUNABLES,       /* first of _MD_T_ARRAY_MAX bits, one per array tunable */
         _MD_ATTR_MAX = MD_ATTR_TUNABLES + _MD_T_ARRAY_MAX,
 } md_attr;
@@ -91,7 +92,10 @@ typedef struct md_array {
         uint64_t size_bytes;    /* from sys/block/<name>/size (sectors) x 512 */
         md_tval component_size; /* KiB per member */
         md_newold raid_disks;
-        md_newold chunk_size;     /* bytes */
+        md_newold chunk_size; /* bytes */
+        /* md/layout of a raid10 (absent for other levels): near copies in bits 0-7, far
+         * copies in bits 8-15, the "offset" flag in bit 16 (mdadm's n2, f2, o2). */
+        md_newold layout;
         md_tval degraded;         /* number of missing members */
         md_tval reshape_position; /* sectors or NONE */
         md_metadata metadata;     /* _MD_METADATA_INVALID when absent or unreadable */
@@ -178,6 +182,20 @@ void md_array_disk_counts(const md_array *a, md_disk_counts *ret);
 
 /* The level can resync/recover (raid1/4/5/6/10). */
 bool md_array_has_redundancy(const md_array *a);
+
+/*
+ * How many more members the array can lose and still hold every block, from
+ * its level, raid_disks, raid10 layout and @c (md_array_disk_counts() or
+ * md_mdstat_disk_counts(): a slot counts only while its member is in sync,
+ * so a member being rebuilt holds nothing yet). raid1: in-sync members minus
+ * one; raid4/5: one, or none once a slot is down; raid6: two minus the slots
+ * down; raid10: its copies of each block minus one, minus the slots down.
+ * For raid10 with more than two copies that is a lower bound: two slots down
+ * in different mirror sets take one copy each from two sets, yet count as
+ * two here. 0 means one more failure loses data. -ENODATA for a level
+ * without redundancy or an unknown raid_disks.
+ */
+int md_array_failures_tolerated(const md_array *a, const md_disk_counts *c, unsigned *ret);
 
 /*
  * A reshape that moves the data offset (each member's new_offset differs

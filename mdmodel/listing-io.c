@@ -37,6 +37,7 @@ static const char *const names[] = {
         "degraded",
         "group_thread_cnt",
         "last_sync_action",
+        "layout",
         "level",
         "metadata_version",
         "mismatch_cnt",

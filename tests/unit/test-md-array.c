@@ -467,6 +467,8 @@ static void test_raid0_linear(void **state) {
 static void test_raid10(void **state) {
         ctx *c = *state;
         const md_array *a;
+        md_disk_counts n;
+        unsigned tolerated;
 
         array_files(c, "md2", "raid10", "4", true);
         put(c, "md2", "md/sync_action", "check\n");
@@ -490,6 +492,87 @@ static void test_raid10(void **state) {
         assert_int_equal(a->tunables[MD_T_STRIPE_CACHE_SIZE].kind, MD_V_ABSENT);
         assert_int_equal(a->n_members, 4);
         assert_string_equal(a->members[3].name, "sdd");
+        /* No md/layout file: md's default of two near copies. */
+        assert_int_equal(a->layout.kind, MD_V_ABSENT);
+        md_array_disk_counts(a, &n);
+        assert_int_equal(md_array_failures_tolerated(a, &n, &tolerated), 0);
+        assert_int_equal(tolerated, 1);
+
+        /* mdadm's n3 (three near copies) reads 259: two failures to spare. */
+        put(c, "md2", "md/layout", "259\n");
+        a = read_one(c, "md2");
+        assert_int_equal(a->bad, 0);
+        assert_int_equal(a->layout.kind, MD_V_NUMBER);
+        assert_int_equal(a->layout.value, 259);
+        assert_int_equal(md_array_failures_tolerated(a, &n, &tolerated), 0);
+        assert_int_equal(tolerated, 2);
+        put(c, "md2", "md/layout", "n3\n");
+        a = read_one(c, "md2");
+        assert_int_equal(a->bad, BAD(MD_ATTR_LAYOUT));
+}
+
+/* md/layout means copies only for raid10: another level's is never read. */
+static void test_layout_read_for_raid10_only(void **state) {
+        ctx *c = *state;
+        const md_array *a;
+
+        raid1(c, "md0");
+        put(c, "md0", "md/layout", "garbage\n");
+        a = read_one(c, "md0");
+        assert_int_equal(a->bad, 0);
+        assert_int_equal(a->layout.kind, MD_V_ABSENT);
+}
+
+static unsigned tolerated_of(md_level level, uint64_t disks, uint64_t old_disks, md_vkind layout_kind, uint64_t layout,
+                             unsigned active) {
+        md_array a = { .level = level };
+        md_disk_counts n = { .active = active };
+        unsigned ret = 999;
+
+        a.raid_disks = (md_newold){ .kind = MD_V_NUMBER, .value = disks, .old_value = old_disks };
+        a.layout = (md_newold){ .kind = layout_kind, .value = layout, .old_value = layout };
+        assert_int_equal(md_array_failures_tolerated(&a, &n, &ret), 0);
+        return ret;
+}
+
+/* How many more members each level can lose: a slot counts only while its member is in sync. */
+static void test_failures_tolerated(void **state) {
+        md_array a = { .level = MD_LEVEL_RAID0 };
+        md_disk_counts n = { .active = 4 };
+        unsigned ret = 999;
+
+        (void)state;
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID1, 2, 2, MD_V_ABSENT, 0, 2), 1);
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID1, 3, 3, MD_V_ABSENT, 0, 3), 2);
+        /* a raid1 rebuilding its second member has one copy */
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID1, 2, 2, MD_V_ABSENT, 0, 1), 0);
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID5, 4, 4, MD_V_ABSENT, 0, 4), 1);
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID5, 4, 4, MD_V_ABSENT, 0, 3), 0);
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID4, 3, 3, MD_V_ABSENT, 0, 3), 1);
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID6, 5, 5, MD_V_ABSENT, 0, 5), 2);
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID6, 5, 5, MD_V_ABSENT, 0, 4), 1);
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID6, 5, 5, MD_V_ABSENT, 0, 3), 0);
+        /* growing 4 -> 5: md still runs on the 4 old slots, all in sync */
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID5, 5, 4, MD_V_ABSENT, 0, 4), 1);
+        /* raid10 n2 (258), f2 (513), o2 (66049): two copies of each block */
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID10, 4, 4, MD_V_NUMBER, 258, 4), 1);
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID10, 4, 4, MD_V_NUMBER, 513, 3), 0);
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID10, 4, 4, MD_V_NUMBER, 66049, 4), 1);
+        /* n3 on 6 disks: one down leaves at least two copies of each block */
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID10, 6, 6, MD_V_NUMBER, 259, 5), 1);
+        /* two down: a lower bound of 0 (they may sit in different mirror sets) */
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID10, 6, 6, MD_V_NUMBER, 259, 4), 0);
+        /* no layout, or a nonsense one with no copies: md's default of two */
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID10, 4, 4, MD_V_UNKNOWN, 0, 4), 1);
+        assert_int_equal(tolerated_of(MD_LEVEL_RAID10, 4, 4, MD_V_NUMBER, 0, 4), 1);
+
+        /* no redundancy to count */
+        assert_int_equal(md_array_failures_tolerated(&a, &n, &ret), -ENODATA);
+        a.level = MD_LEVEL_RAID5;
+        a.raid_disks.kind = MD_V_UNKNOWN;
+        assert_int_equal(md_array_failures_tolerated(&a, &n, &ret), -ENODATA);
+        assert_int_equal(md_array_failures_tolerated(NULL, &n, &ret), -EINVAL);
+        assert_int_equal(ret, 999);
 }
 
 /* A rebuilding disk and a hot spare both read "spare": the slot tells them apart. */
@@ -1144,6 +1227,8 @@ int main(void) {
                 T(test_inactive, setup_empty),
                 T(test_raid0_linear, setup_empty),
                 T(test_raid10, setup_empty),
+                T(test_layout_read_for_raid10_only, setup_empty),
+                cmocka_unit_test(test_failures_tolerated),
                 T(test_spare_vs_rebuilding, setup_empty),
                 T(test_faulty_and_missing, setup_empty),
                 T(test_write_mostly_replacement, setup_empty),

@@ -221,6 +221,8 @@ static void test_raid5_recovery(void **state) {
         assert_actions("md0", "recover", 0);
         /* vdd holds slot 3 with recovery_start 261648: being rebuilt, not a spare */
         assert_disks("md0", 3, 0, 0, 0, 1);
+        /* one slot of four is still being rebuilt: one more failure loses data */
+        assert_value("md0", "count", "failures_tolerated", 0);
         assert_value("md0", "count", "mismatch_cnt", 0);
         assert_value("md0", "count", "stripe_cache_size", 256);
         assert_value("md0", "count", "stripe_cache_active", 0);
@@ -268,6 +270,7 @@ static void test_raid6_reshape(void **state) {
         assert_value("md0", "bytes", "sync_speed_max", 10000.0 * 1024);
         assert_actions("md0", "reshape", 0);
         assert_disks("md0", 5, 0, 0, 0, 0);
+        assert_value("md0", "count", "failures_tolerated", 2);
         assert_value("md0", "count", "stripe_cache_size", 513);
         assert_value("md0", "bytes", "read_ahead", 2048.0 * 1024);
 }
@@ -286,6 +289,7 @@ static void test_delayed_resync(void **state) {
         assert_absent("md11", "duration", "sync_remaining");
         assert_value("md11", "bytes", "sync_speed", 0);
         assert_disks("md11", 2, 0, 0, 0, 0);
+        assert_value("md11", "count", "failures_tolerated", 1);
         /* raid1 has no stripe cache */
         assert_absent("md11", "count", "stripe_cache_size");
         assert_absent("md11", "count", "stripe_cache_active");
@@ -309,6 +313,7 @@ static void test_idle_degraded_leaves_a_gap(void **state) {
         assert_value("md0", "bytes", "sync_speed_max", 10000.0 * 1024);
         assert_actions("md0", NULL, 0);
         assert_disks_both("md0", 3, 0, 0, 1, 0);
+        assert_value("md0", "count", "failures_tolerated", 0);
 }
 
 static void test_failed_member(void **state) {
@@ -345,6 +350,8 @@ static void test_replacement_in_progress(void **state) {
         read_once();
         assert_actions("md0", "recover", 0);
         assert_disks_both("md0", 4, 0, 0, 0, 1);
+        /* vdb still serves its slot while vde is rebuilt to replace it */
+        assert_value("md0", "count", "failures_tolerated", 1);
 }
 
 static void test_hot_spare(void **state) {
