@@ -207,7 +207,7 @@ static bool mdraid_array_running(const md_array *a) {
 /* From mdstat's entry @e when there is one, else from the member folders read. */
 static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e) {
         md_disk_counts dc;
-        unsigned tolerated;
+        unsigned down, tolerated;
 
         if (e)
                 md_mdstat_disk_counts(e, a->raid_disks.kind == MD_V_NUMBER ? (int64_t)a->raid_disks.value : -1, &dc);
@@ -218,8 +218,12 @@ static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e) {
         mdraid_submit(a->name, "md_disks", "spare", dc.spare);
         mdraid_submit(a->name, "md_disks", "missing", dc.missing);
         mdraid_submit(a->name, "md_disks", "rebuilding", dc.rebuilding);
+        if (!mdraid_array_running(a))
+                return;
+        if (md_array_slots_down(a, &dc, &down) == 0)
+                mdraid_submit(a->name, "count", "degraded", down);
         /* 0: the array has no redundancy left, and one more failure loses data. */
-        if (mdraid_array_running(a) && md_array_failures_tolerated(a, &dc, &tolerated) == 0)
+        if (md_array_failures_tolerated(a, &dc, &tolerated) == 0)
                 mdraid_submit(a->name, "count", "failures_tolerated", tolerated);
 }
 

@@ -134,17 +134,28 @@ static unsigned raid10_copies(uint64_t layout) {
         return near && far ? near * far : 2;
 }
 
-int md_array_failures_tolerated(const md_array *a, const md_disk_counts *c, unsigned *ret) {
-        unsigned slots, down, copies;
+int md_array_slots_down(const md_array *a, const md_disk_counts *c, unsigned *ret) {
+        uint64_t slots;
 
         if (!a || !c || !ret)
                 return -EINVAL;
-        if (!md_array_has_redundancy(a) || a->raid_disks.kind != MD_V_NUMBER || a->raid_disks.value > UINT_MAX)
+        if (!md_array_has_redundancy(a) || a->raid_disks.kind != MD_V_NUMBER)
                 return -ENODATA;
         /* During a reshape raid_disks reads "new (old)"; md runs on the old until it is over. */
-        slots = (unsigned)(a->raid_disks.old_value < a->raid_disks.value ? a->raid_disks.old_value
-                                                                         : a->raid_disks.value);
-        down = slots > c->active ? slots - c->active : 0;
+        slots = a->raid_disks.old_value < a->raid_disks.value ? a->raid_disks.old_value : a->raid_disks.value;
+        if (slots > UINT_MAX)
+                return -ENODATA;
+        *ret = slots > c->active ? (unsigned)slots - c->active : 0;
+        return 0;
+}
+
+int md_array_failures_tolerated(const md_array *a, const md_disk_counts *c, unsigned *ret) {
+        unsigned down, copies;
+        int r;
+
+        r = md_array_slots_down(a, c, &down);
+        if (r < 0)
+                return r;
         switch (a->level) {
         case MD_LEVEL_RAID1:
                 *ret = c->active > 0 ? c->active - 1 : 0;

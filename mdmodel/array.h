@@ -184,6 +184,16 @@ void md_array_disk_counts(const md_array *a, md_disk_counts *ret);
 bool md_array_has_redundancy(const md_array *a);
 
 /*
+ * The slots whose member is missing or not in sync yet, as md's own
+ * md/degraded counts them, from raid_disks and @c (md_array_disk_counts() or
+ * md_mdstat_disk_counts()): a replacement being rebuilt beside the member it
+ * replaces leaves the array whole. During a reshape, of the smaller of the
+ * new and old raid_disks. -ENODATA for a level without redundancy or an
+ * unknown raid_disks.
+ */
+int md_array_slots_down(const md_array *a, const md_disk_counts *c, unsigned *ret);
+
+/*
  * How many more members the array can lose and still hold every block, from
  * its level, raid_disks, raid10 layout and @c (md_array_disk_counts() or
  * md_mdstat_disk_counts(): a slot counts only while its member is in sync,

@@ -566,7 +566,21 @@ static void test_failures_tolerated(void **state) {
         assert_int_equal(tolerated_of(MD_LEVEL_RAID10, 4, 4, MD_V_UNKNOWN, 0, 4), 1);
         assert_int_equal(tolerated_of(MD_LEVEL_RAID10, 4, 4, MD_V_NUMBER, 0, 4), 1);
 
+        /* md's degraded: slots not in sync, of the old raid_disks while growing */
+        a.level = MD_LEVEL_RAID6;
+        a.raid_disks = (md_newold){ .kind = MD_V_NUMBER, .value = 6, .old_value = 5 };
+        n.active = 3;
+        assert_int_equal(md_array_slots_down(&a, &n, &ret), 0);
+        assert_int_equal(ret, 2);
+        n.active = 6;
+        assert_int_equal(md_array_slots_down(&a, &n, &ret), 0);
+        assert_int_equal(ret, 0);
+        n.active = 4;
+        a.level = MD_LEVEL_RAID0;
+
         /* no redundancy to count */
+        ret = 999;
+        assert_int_equal(md_array_slots_down(&a, &n, &ret), -ENODATA);
         assert_int_equal(md_array_failures_tolerated(&a, &n, &ret), -ENODATA);
         a.level = MD_LEVEL_RAID5;
         a.raid_disks.kind = MD_V_UNKNOWN;

@@ -223,6 +223,7 @@ static void test_raid5_recovery(void **state) {
         assert_disks("md0", 3, 0, 0, 0, 1);
         /* one slot of four is still being rebuilt: one more failure loses data */
         assert_value("md0", "count", "failures_tolerated", 0);
+        assert_value("md0", "count", "degraded", 1);
         assert_value("md0", "count", "mismatch_cnt", 0);
         assert_value("md0", "count", "stripe_cache_size", 256);
         assert_value("md0", "count", "stripe_cache_active", 0);
@@ -271,6 +272,8 @@ static void test_raid6_reshape(void **state) {
         assert_actions("md0", "reshape", 0);
         assert_disks("md0", 5, 0, 0, 0, 0);
         assert_value("md0", "count", "failures_tolerated", 2);
+        /* growing 4 -> 5: the new slot is written by the reshape, not missing */
+        assert_value("md0", "count", "degraded", 0);
         assert_value("md0", "count", "stripe_cache_size", 513);
         assert_value("md0", "bytes", "read_ahead", 2048.0 * 1024);
 }
@@ -290,6 +293,7 @@ static void test_delayed_resync(void **state) {
         assert_value("md11", "bytes", "sync_speed", 0);
         assert_disks("md11", 2, 0, 0, 0, 0);
         assert_value("md11", "count", "failures_tolerated", 1);
+        assert_value("md11", "count", "degraded", 0);
         /* raid1 has no stripe cache */
         assert_absent("md11", "count", "stripe_cache_size");
         assert_absent("md11", "count", "stripe_cache_active");
@@ -314,6 +318,7 @@ static void test_idle_degraded_leaves_a_gap(void **state) {
         assert_actions("md0", NULL, 0);
         assert_disks_both("md0", 3, 0, 0, 1, 0);
         assert_value("md0", "count", "failures_tolerated", 0);
+        assert_value("md0", "count", "degraded", 1);
 }
 
 static void test_failed_member(void **state) {
@@ -352,6 +357,8 @@ static void test_replacement_in_progress(void **state) {
         assert_disks_both("md0", 4, 0, 0, 0, 1);
         /* vdb still serves its slot while vde is rebuilt to replace it */
         assert_value("md0", "count", "failures_tolerated", 1);
+        /* md's own count: the replacement leaves the array whole */
+        assert_value("md0", "count", "degraded", 0);
 }
 
 static void test_hot_spare(void **state) {
