@@ -8,10 +8,18 @@ MDRAID_OBJ       := $(BUILD)/collectd-plugin/mdraid.o
 MDRAID_CPPFLAGS  := -DHAVE_CONFIG_H -I/usr/include/collectd
 COLLECTD_PLUGINDIR ?= $(PREFIX)/lib/collectd
 MDRAID_DOCDIR    := $(PREFIX)/share/doc/mdboost/examples
+# The Prometheus alert rules and their tests, where a prometheus.yml can name them.
+MDRAID_RULESDIR  := $(PREFIX)/share/collectd-mdraid
 
 ALL_TARGETS  += $(MDRAID_SO)
 BUILD_DEB_PACKAGES += collectd-dev
 DEB_PACKAGES       += collectd-core util-linux procps
+# write_prometheus's libraries (collectd-core only suggests them; the t64
+# rename came with Debian 13), and the tests' HTTP client, JSON reader and
+# socket lister. Prometheus itself is fetched, not installed:
+# tests/integration/prometheus-tools.
+DEB_PACKAGES       += libprotobuf-c1 curl jq iproute2 \
+	$(if $(filter bookworm,$(shell . /etc/os-release 2>/dev/null && echo "$$VERSION_CODENAME")),libmicrohttpd12,libmicrohttpd12t64)
 
 $(MDRAID_OBJ) $(BUILD)/tests/unit/collectd-mock.o $(BUILD)/tests/unit/test-plugin-mdraid.o \
 $(BUILD)/tests/bench/plugin-bench.o: override CPPFLAGS += $(MDRAID_CPPFLAGS)
@@ -29,8 +37,11 @@ $(MDRAID_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/unit/c
 		$(MD_FIXTURE_OBJ) $(MDRAID_OBJ) $(MDMODEL_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka
 
-# Integration: the real collectd daemon, unprivileged, writing CSV.
-INTEGRATION_TESTS += tests/integration/plugin-collectd.sh
+# Integration: the real collectd daemon, unprivileged, writing CSV; two of
+# them, a NAS sending to a collector (network plugin); Prometheus scraping
+# write_prometheus with the shipped rules; the rules' own unit tests.
+INTEGRATION_TESTS += tests/integration/plugin-collectd.sh tests/integration/collectd-network \
+	tests/integration/prometheus-scrape tests/integration/prometheus-rules
 
 # Benchmark: the read callback over trees of 1, 16 and 64 arrays (make bench).
 MDRAID_BENCH  := $(BUILD)/tests/plugin-bench
@@ -50,3 +61,5 @@ install-plugin: $(MDRAID_SO)
 	install -d $(DESTDIR)$(COLLECTD_PLUGINDIR) $(DESTDIR)$(MDRAID_DOCDIR)
 	install -m 0644 $(MDRAID_SO) $(DESTDIR)$(COLLECTD_PLUGINDIR)/mdraid.so
 	install -m 0644 collectd-plugin/mdraid.conf $(DESTDIR)$(MDRAID_DOCDIR)/mdraid.conf
+	install -d $(DESTDIR)$(MDRAID_RULESDIR)
+	install -m 0644 collectd-plugin/mdraid-alerts.yml collectd-plugin/mdraid-alerts.test.yml $(DESTDIR)$(MDRAID_RULESDIR)/
