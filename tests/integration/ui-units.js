@@ -222,3 +222,47 @@ test("make cockpit-pot extracts strings from JSX too", () => {
         assert.ok(pot.includes(`msgid "${s}"`), `${s} is in the template`);
     assert.ok(pot.includes('msgid_plural "$0 days"'), "plurals keep their plural form");
 });
+
+// Cockpit loads the page from the machine it shows (the local one, or a NAS
+// added in the host switcher) and routes every call without a host to that
+// machine's bridge: a call naming a host would reach another machine.
+test("every call of the page names no host, so it talks only to the machine Cockpit shows it for", async () => {
+    const c = globalThis.window.cockpit;
+    const seen = [];
+    const conf = `LoadPlugin rrdtool\n<Plugin rrdtool>\n  DataDir "${path.join(tmp, "xport")}"\n</Plugin>\n`;
+    c.location.options = {};
+    c.file = (name, opts) => {
+        seen.push({ fn: "file", opts: opts || {} });
+        return { read: () => Promise.resolve(conf) };
+    };
+    const spawn = c.spawn;
+    c.spawn = (argv, opts) => {
+        seen.push({ fn: "spawn", opts: opts || {} });
+        return spawn(argv, opts);
+    };
+    c.dbus = (name, opts) => {
+        seen.push({ fn: "dbus", opts: opts || {} });
+        return {
+            subscribe: () => ({ remove() {} }),
+            addEventListener() {},
+            removeEventListener() {},
+            call: () => Promise.resolve([{ Arrays: { t: "ao", v: [] }, Version: { t: "s", v: "test" } }]),
+            close() {},
+        };
+    };
+    const [clientModule] = load(["client.js"]);
+    const client = new clientModule.MdBoostClient();
+    await new Promise(resolve => {
+        const stop = client.subscribe(state => state.status !== "connecting" && (stop(), resolve()));
+    });
+    assert.equal(client.state.status, "ready");
+    const { dir } = await history.dataDir();
+    await history.exportSeries(await history.findFiles(dir, "md0"), 1200);
+    client.close();
+
+    for (const fn of ["dbus", "file", "spawn"])
+        assert.ok(seen.some(s => s.fn === fn), `the page called cockpit.${fn}`);
+    for (const s of seen)
+        assert.equal(s.opts.host, undefined, `cockpit.${s.fn} names no host`);
+    assert.deepEqual(seen.find(s => s.fn === "dbus").opts, { bus: "system", superuser: "try" });
+});
