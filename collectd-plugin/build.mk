@@ -14,11 +14,11 @@ MDRAID_RULESDIR  := $(PREFIX)/share/collectd-mdraid
 ALL_TARGETS  += $(MDRAID_SO)
 BUILD_DEB_PACKAGES += collectd-dev
 DEB_PACKAGES       += collectd-core util-linux procps
-# write_prometheus's libraries (collectd-core only suggests them; the t64
-# rename came with Debian 13), and the tests' HTTP client, JSON reader and
-# socket lister. Prometheus itself is fetched, not installed:
+# write_prometheus's libraries and the network plugin's libgcrypt
+# (collectd-core only suggests them; the t64 rename came with Debian 13), and
+# the tests' HTTP client, JSON reader and socket lister. Prometheus itself is fetched, not installed:
 # tests/integration/prometheus-tools.
-DEB_PACKAGES       += libprotobuf-c1 curl jq iproute2 \
+DEB_PACKAGES       += libprotobuf-c1 libgcrypt20 curl jq iproute2 \
 	$(if $(filter bookworm,$(shell . /etc/os-release 2>/dev/null && echo "$$VERSION_CODENAME")),libmicrohttpd12,libmicrohttpd12t64)
 
 $(MDRAID_OBJ) $(BUILD)/tests/unit/collectd-mock.o $(BUILD)/tests/unit/test-plugin-mdraid.o \
