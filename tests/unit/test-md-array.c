@@ -589,6 +589,27 @@ static void test_failures_tolerated(void **state) {
         assert_int_equal(ret, 999);
 }
 
+/*
+ * In every real snapshot, the slots down the counts give are md's own
+ * md/degraded, the number the plugin reports as count-degraded.
+ */
+static void test_snapshot_slots_down_is_degraded(void **state) {
+        ctx *c = *state;
+        unsigned down;
+
+        assert_int_equal(md_read_arrays(&c->root, &c->set), 0);
+        assert_true(c->set.n > 0);
+        for (unsigned i = 0; i < c->set.n; i++) {
+                const md_array *a = &c->set.arrays[i];
+                md_disk_counts n;
+
+                assert_int_equal(a->degraded.kind, MD_V_NUMBER);
+                md_array_disk_counts(a, &n);
+                assert_int_equal(md_array_slots_down(a, &n, &down), 0);
+                assert_int_equal(down, a->degraded.value);
+        }
+}
+
 /* A rebuilding disk and a hot spare both read "spare": the slot tells them apart. */
 static void test_spare_vs_rebuilding(void **state) {
         md_disk_counts n;
@@ -1243,6 +1264,12 @@ int main(void) {
                 T(test_raid10, setup_empty),
                 T(test_layout_read_for_raid10_only, setup_empty),
                 cmocka_unit_test(test_failures_tolerated),
+                T(test_snapshot_slots_down_is_degraded, setup_01),
+                T(test_snapshot_slots_down_is_degraded, setup_03),
+                T(test_snapshot_slots_down_is_degraded, setup_09),
+                T(test_snapshot_slots_down_is_degraded, setup_10),
+                T(test_snapshot_slots_down_is_degraded, setup_11),
+                T(test_snapshot_slots_down_is_degraded, setup_12),
                 T(test_spare_vs_rebuilding, setup_empty),
                 T(test_faulty_and_missing, setup_empty),
                 T(test_write_mostly_replacement, setup_empty),

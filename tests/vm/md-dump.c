@@ -14,6 +14,8 @@
  *   md0.mdstat.op recovery
  *   md0.mdstat.done_kib 1024
  *   md0.mdstat.counts active=3 failed=0 spare=0 missing=0 rebuilding=1
+ *   md0.mdstat.slots_down 1
+ *   md0.mdstat.failures_tolerated 0
  */
 
 #include <errno.h>
@@ -63,6 +65,16 @@ static void print_counts(const char *key, const md_disk_counts *c) {
                c->missing, c->rebuilding);
 }
 
+/* What the plugin derives from the counts: md's degraded and the failures the array can take. */
+static void print_redundancy(const char *key, const md_array *a, const md_disk_counts *c) {
+        unsigned n;
+
+        if (md_array_slots_down(a, c, &n) == 0)
+                printf("%s.slots_down %u\n", key, n);
+        if (md_array_failures_tolerated(a, c, &n) == 0)
+                printf("%s.failures_tolerated %u\n", key, n);
+}
+
 static void print_members(const md_array *a) {
         char key[MD_NAME_MAX + 16];
         md_disk_counts c;
@@ -75,6 +87,7 @@ static void print_members(const md_array *a) {
         md_array_disk_counts(a, &c);
         snprintf(key, sizeof(key), "%s.counts", a->name);
         print_counts(key, &c);
+        print_redundancy(a->name, a, &c);
 }
 
 static void print_tunables(const md_array *a) {
@@ -142,6 +155,10 @@ static void print_mdstat(const md_root *r, const md_array_set *set) {
                                       &c);
                 snprintf(key, sizeof(key), "%s.mdstat.counts", e->name);
                 print_counts(key, &c);
+                if (a) {
+                        snprintf(key, sizeof(key), "%s.mdstat", e->name);
+                        print_redundancy(key, a, &c);
+                }
         }
         md_mdstat_free(&m);
 }

@@ -80,6 +80,11 @@ check_model_agrees() {
 	# The plugin counts members from mdstat's flags and map: the same as sysfs.
 	vm_expect "$label: member counts from mdstat and from sysfs" \
 		"$(dump_get "$dump" "$md.counts")" "$(dump_get "$dump" "$md.mdstat.counts")"
+	# The plugin's count-degraded is md's own md/degraded, from either count.
+	vm_expect "$label: slots down (mdstat) are md's degraded" \
+		"$(md_attr "$md" degraded)" "$(dump_get "$dump" "$md.mdstat.slots_down")"
+	vm_expect "$label: slots down (sysfs) are md's degraded" \
+		"$(md_attr "$md" degraded)" "$(dump_get "$dump" "$md.slots_down")"
 	vm_expect "$label: model sync total" "$(md_sync_total "$md")" "$(dump_get "$dump" "$md.sync_total")"
 	v=$(dump_get "$dump" "$md.sync_done")
 	vm_check "$label: model sync_completed $v within sysfs [$sys_a, $sys_b]" \
