@@ -10,6 +10,7 @@
 #
 # Results are printed as tab-separated lines starting with "result":
 #   result RECIPE READER_DEPTH REBUILD_MB/s READER_MB/s
+# after "kernel KVER" and "sync_io_depth N" (md's, or - where it has none).
 # (MB here and in the report is 2^20 bytes, as fio and /proc/mdstat's KiB give it)
 #
 # Each run: a fresh recovery of the last member, the recipe applied, then
@@ -134,6 +135,9 @@ run() {
 		'BEGIN { printf "%.1f\t%.1f\n", (p1 - p0) / 1024 / (t1 - t0), r }'
 }
 
+# The kernel these numbers are from, and what its throttle offers (6.16+).
+printf 'kernel\t%s\n' "$(uname -r)"
+printf 'sync_io_depth\t%s\n' "$(cat /sys/block/$md/md/sync_io_depth 2>/dev/null || echo -)"
 r=$(run defaults 0) || exit 1
 printf 'result\tno-reader\t0\t%s\n' "$r"
 for depth in 1 8; do
