@@ -6,7 +6,9 @@
 # reshape on Debian's real md driver. For each operation, while it runs:
 #   - the md model library (through md-dump) reads the same level, action,
 #     progress and members as the kernel's sysfs files and /proc/mdstat,
-#     bracketed by readings taken just before and just after it;
+#     bracketed by readings taken just before and just after it, and the
+#     slots down it derives from the members are md's own md/degraded;
+#     after creation, no bitmap and md/bitmap_type's choice (7.x);
 #   - progress moves;
 #   - the collectd plugin, loaded by the real collectd, reports the operation
 #     with a progress that moves and agrees with /proc/mdstat, and the member
