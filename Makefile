@@ -68,10 +68,15 @@ asan-unit-tests: unit-tests
 # The tiers. TESTS='service-* ui-*' runs only the tests whose names match
 # (SKIP_TESTS leaves some out): tests/run-suite. `check` runs them all.
 RUN_SUITE := TESTS='$(TESTS)' SKIP_TESTS='$(SKIP_TESTS)' tests/run-suite
+# The integration tests run side by side (INTEGRATION_JOBS); the longest
+# start first, so that none of them is left running alone at the end.
+SLOW_INTEGRATION_TESTS = $(filter %/service-hold-ceiling %/demo-boost %/ui-browser %/service-fit-floor \
+                                  %/service-auth-flood,$(INTEGRATION_TESTS))
+INTEGRATION_ORDER = $(SLOW_INTEGRATION_TESTS) $(filter-out $(SLOW_INTEGRATION_TESTS),$(INTEGRATION_TESTS))
 UNIT_SUITE = --lint tests/lint --unit $(UNIT_TESTS) --asan $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_TESTS)) --valgrind $(UNIT_TESTS)
 
 check: deps-if-missing all asan-unit-tests ## Run every test: lint, unit (plain, ASan+UBSan, valgrind), real daemons, browser, real kernel in a VM on the oldest and newest kernel (TESTS=, SKIP_TESTS= patterns, VM_KERNELS=)
-	@$(RUN_SUITE) $(UNIT_SUITE) --integration $(INTEGRATION_TESTS) $(VM_SUITE)
+	@$(RUN_SUITE) $(UNIT_SUITE) --integration $(INTEGRATION_ORDER) $(VM_SUITE)
 
 check-unit: deps-if-missing asan-unit-tests ## Run lint and the unit tests: plain, ASan+UBSan, valgrind (about a minute)
 	@$(RUN_SUITE) $(UNIT_SUITE)
@@ -81,7 +86,7 @@ lint: ## shellcheck every shell script, clang-format every C file, and look for 
 	@tests/lint
 
 check-integration: deps-if-missing all ## Run the tests against real daemons on this machine: D-Bus, polkit, collectd, browser
-	@$(RUN_SUITE) --integration $(INTEGRATION_TESTS)
+	@$(RUN_SUITE) --integration $(INTEGRATION_ORDER)
 
 check-vm: deps-if-missing all ## Run the real-kernel tests, each in a VM, on the oldest and newest kernel (VM_KERNELS=)
 	@$(RUN_SUITE) $(VM_SUITE)

@@ -112,6 +112,11 @@ mdb_require_tools() {
 # Creates the test group and users if they do not exist yet. Another run may
 # create them at the same moment, so success is judged by looking them up.
 mdb_ensure_users() {
+	# Tests run side by side (tests/run-suite): one creates the users while
+	# the others wait, or two useradd calls race for /etc/passwd's lock.
+	local lock
+	exec {lock}>/tmp/mdboost-test-users.lock
+	flock "$lock"
 	getent group "$MDB_GROUP" >/dev/null || groupadd --system "$MDB_GROUP" 2>/dev/null
 	getent passwd "$MDB_ADMIN" >/dev/null ||
 		useradd --system --no-create-home --shell /usr/sbin/nologin \
@@ -125,6 +130,7 @@ mdb_ensure_users() {
 	}
 	# An older run may have created the user before the group existed.
 	id -nG "$MDB_ADMIN" | grep -qw "$MDB_GROUP" || usermod -a -G "$MDB_GROUP" "$MDB_ADMIN"
+	exec {lock}>&-
 }
 
 # mdb_track_pid PID: a background process of the test, killed on exit.
