@@ -31,17 +31,21 @@ DEB_PACKAGES       := libcmocka-dev valgrind shellcheck clang-format
 #   UNIT_TESTS         cmocka binaries, also built with ASan/UBSan and run under valgrind
 #   INTEGRATION_TESTS  scripts run from the top folder against real daemons; exit 77 means skipped
 #   VM_TESTS           the same, each booting Debian's kernel in a VM (tests/vm)
+#   TOOL_TARGETS       what the tests, the benchmark and the demo use beside the
+#                      programs (the modelled disk); never built by `make` alone
 UNIT_TESTS        :=
 INTEGRATION_TESTS :=
 VM_TESTS          :=
 ALL_TARGETS       :=
+TOOL_TARGETS      :=
 BENCH_TARGETS     :=
 INSTALL_TARGETS   :=
 
-.PHONY: all lint check check-unit check-integration check-vm asan-unit-tests unit-tests unit-check deb install deps build-deps help clean bench demo
+.PHONY: all tools lint check check-unit check-integration check-vm asan-unit-tests unit-tests unit-check deb install deps build-deps help clean bench demo
 .DEFAULT_GOAL := all
 
 include mdmodel/build.mk
+-include diskmodel/build.mk
 -include collectd-plugin/build.mk
 -include dbus-service/build.mk
 -include policy/build.mk
@@ -52,6 +56,8 @@ include mdmodel/build.mk
 -include demo/build.mk
 
 all: $(ALL_TARGETS) ## Build everything into build/
+
+tools: $(TOOL_TARGETS) ## Build the tests' tools: the modelled hard disk's nbdkit plugin
 
 unit-tests: $(UNIT_TESTS) ## Build the cmocka unit tests
 
@@ -70,12 +76,12 @@ asan-unit-tests: unit-tests
 RUN_SUITE := TESTS='$(TESTS)' SKIP_TESTS='$(SKIP_TESTS)' tests/run-suite
 # The integration tests run side by side (INTEGRATION_JOBS); the longest
 # start first, so that none of them is left running alone at the end.
-SLOW_INTEGRATION_TESTS = $(filter %/service-hold-ceiling %/demo-boost %/ui-browser %/service-fit-floor \
+SLOW_INTEGRATION_TESTS = $(filter %/service-hold-ceiling %/demo-boost %/hdd-model %/ui-browser %/service-fit-floor \
                                   %/service-auth-flood,$(INTEGRATION_TESTS))
 INTEGRATION_ORDER = $(SLOW_INTEGRATION_TESTS) $(filter-out $(SLOW_INTEGRATION_TESTS),$(INTEGRATION_TESTS))
 UNIT_SUITE = --lint tests/lint --unit $(UNIT_TESTS) --asan $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_TESTS)) --valgrind $(UNIT_TESTS)
 
-check: deps-if-missing all asan-unit-tests ## Run every test: lint, unit (plain, ASan+UBSan, valgrind), real daemons, browser, real kernel in a VM on the oldest and newest kernel (TESTS=, SKIP_TESTS= patterns, VM_KERNELS=)
+check: deps-if-missing all tools asan-unit-tests ## Run every test: lint, unit (plain, ASan+UBSan, valgrind), real daemons, browser, real kernel in a VM on the oldest and newest kernel (TESTS=, SKIP_TESTS= patterns, VM_KERNELS=)
 	@$(RUN_SUITE) $(UNIT_SUITE) --integration $(INTEGRATION_ORDER) $(VM_SUITE)
 
 check-unit: deps-if-missing asan-unit-tests ## Run lint and the unit tests: plain, ASan+UBSan, valgrind (about a minute)
@@ -85,10 +91,10 @@ lint: ## shellcheck every shell script, clang-format every C file, and look for 
 	@tests/install-deps --if-missing shellcheck clang-format
 	@tests/lint
 
-check-integration: deps-if-missing all ## Run the tests against real daemons on this machine: D-Bus, polkit, collectd, browser
+check-integration: deps-if-missing all tools ## Run the tests against real daemons on this machine: D-Bus, polkit, collectd, browser
 	@$(RUN_SUITE) --integration $(INTEGRATION_ORDER)
 
-check-vm: deps-if-missing all ## Run the real-kernel tests, each in a VM, on the oldest and newest kernel (VM_KERNELS=)
+check-vm: deps-if-missing all tools ## Run the real-kernel tests, each in a VM, on the oldest and newest kernel (VM_KERNELS=)
 	@$(RUN_SUITE) $(VM_SUITE)
 
 install: $(INSTALL_TARGETS) ## Install every file where Debian 12 expects it (honours DESTDIR, PREFIX)
@@ -110,7 +116,7 @@ help: ## List the targets
 		sed -E 's/^([^:]*):.*## (.*)/\1\t\2/' | sort -u | \
 		awk -F'\t' '{ printf "  %-18s %s\n", $$1, $$2 }'
 
-bench: deps-if-missing all $(BENCH_TARGETS) ## Run the benchmarks (CPU cost, rebuild speed); never part of check
+bench: deps-if-missing all tools $(BENCH_TARGETS) ## Run the benchmarks (CPU cost, rebuild speed); never part of check
 
 # make deb: the binary packages, built by dpkg-buildpackage from a copy of
 # the tree's files (tracked and new, as they are now) in build/deb/, so the

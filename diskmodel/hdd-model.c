@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+
+#include "hdd-model.h"
+
+void hdd_init(hdd_disk *d, uint64_t size, uint64_t seed) {
+        *d = (hdd_disk){ .size = size, .head = 0, .rng = seed ? seed : 0x9e3779b97f4a7c15ull };
+}
+
+double hdd_revolution_ms(void) {
+        return 60000.0 / HDD_RPM;
+}
+
+double hdd_rate(const hdd_disk *d, uint64_t offset) {
+        double f = d->size ? (double)offset / (double)d->size : 0.0, mbs;
+
+        if (f > 1.0)
+                f = 1.0;
+        /*
+         * A zoned disk writes more sectors on an outer track than on an inner
+         * one at the same angular speed; the published rates at the start,
+         * the middle and the end are joined by straight lines.
+         */
+        if (f <= 0.5)
+                mbs = HDD_RATE_OUTER_MBS + (HDD_RATE_MIDDLE_MBS - HDD_RATE_OUTER_MBS) * (f / 0.5);
+        else
+                mbs = HDD_RATE_MIDDLE_MBS + (HDD_RATE_INNER_MBS - HDD_RATE_MIDDLE_MBS) * ((f - 0.5) / 0.5);
+        return mbs * 1e6;
+}
+
+double hdd_seek_ms(const hdd_disk *d, uint64_t from, uint64_t to) {
+        uint64_t dist = from > to ? from - to : to - from;
+
+        if (dist == 0 || d->size == 0)
+                return 0.0;
+        return HDD_SEEK_SHORT_MS + HDD_SEEK_STROKE_MS * sqrt((double)dist / (double)d->size);
+}
+
+/* A uniform draw in [0, 1). */
+static double draw(hdd_disk *d) {
+        uint64_t x = d->rng;
+
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        d->rng = x;
+        return (double)(x >> 11) / 9007199254740992.0; /* 2^53 */
+}
+
+double hdd_request_ms(hdd_disk *d, uint64_t offset, uint32_t count) {
+        double rate = hdd_rate(d, offset), rev = hdd_revolution_ms(), track = rate * rev / 1000.0, ms;
+
+        if (offset == d->head)
+                ms = 0.0;
+        else if (offset > d->head && (double)(offset - d->head) < track)
+                ms = (double)(offset - d->head) / rate * 1000.0;
+        else
+                ms = hdd_seek_ms(d, d->head, offset) + draw(d) * rev;
+        ms += (double)count / rate * 1000.0;
+        d->head = offset + count;
+        return ms;
+}

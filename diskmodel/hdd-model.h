@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * A 7200 rpm hard disk as a function from a request to the time it takes.
+ * Pure: no clock, no I/O; nbdkit-hdd.c sleeps for what it returns.
+ *
+ * The figures are those published for a 500 GB SATA disk (FreeBSD
+ * `diskinfo -tv`): a full-stroke seek of 21.5 ms, half-stroke 16.0, quarter
+ * 13.2, short seeks of 3-6 ms; 82 MB/s on the outer zone, 72 in the middle,
+ * 44 on the inner. One actuator serves one request at a time:
+ *
+ *   - the head is where the last request ended; a request that starts there
+ *     costs only its transfer (a stream);
+ *   - one that starts a little further on the same track waits while the
+ *     platter turns past the gap (a rebuild skipping part of a stripe);
+ *   - any other seeks, t(d) = 4 + 17.5 * sqrt(d) ms over the fraction d of
+ *     the stroke (21.5 full, 16.4 half, 12.75 quarter, 4 for the shortest),
+ *     then waits for its sector to come round: a uniformly drawn part of a
+ *     revolution, 4.17 ms on average at 7200 rpm;
+ *   - then transfers at its zone's rate, which falls with the offset through
+ *     82, 72 and 44 MB/s at the start, the middle and the end.
+ *
+ * Offsets stand for cylinders in proportion, and a write costs what a read
+ * at the same place costs (no write cache).
+ */
+
+#include <stdint.h>
+
+#define HDD_RPM 7200
+#define HDD_SEEK_SHORT_MS 4.0   /* the shortest seek, settling included */
+#define HDD_SEEK_STROKE_MS 17.5 /* added over a full stroke, with the square root of the distance */
+#define HDD_RATE_OUTER_MBS 82.0 /* MB/s: 10^6 bytes a second */
+#define HDD_RATE_MIDDLE_MBS 72.0
+#define HDD_RATE_INNER_MBS 44.0
+
+typedef struct hdd_disk {
+        uint64_t size; /* bytes the disk holds */
+        uint64_t head; /* where the last request ended */
+        uint64_t rng;  /* xorshift64 state: where the platter is when a seek ends */
+} hdd_disk;
+
+/* A disk of @size bytes (> 0), its head at 0; @seed picks the rotational draws. */
+void hdd_init(hdd_disk *d, uint64_t size, uint64_t seed);
+
+/* The transfer rate at @offset, bytes a second. */
+double hdd_rate(const hdd_disk *d, uint64_t offset);
+
+/* The seek from @from to @to in ms: 0 when they are the same place. */
+double hdd_seek_ms(const hdd_disk *d, uint64_t from, uint64_t to);
+
+/* One revolution in ms. */
+double hdd_revolution_ms(void);
+
+/*
+ * The time in ms a request of @count bytes at @offset takes, the head where
+ * the disk's last request left it; moves the head to the request's end.
+ */
+double hdd_request_ms(hdd_disk *d, uint64_t offset, uint32_t count);

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* The modelled hard disk against the published figures it is fitted to. */
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "hdd-model.h"
+
+#define SIZE (500ull * 1000 * 1000 * 1000) /* the 500 GB disk the figures are from */
+
+static void within(double got, double want, double share) {
+        if (fabs(got - want) > want * share)
+                fail_msg("%.3f is not within %.0f %% of %.3f", got, share * 100, want);
+}
+
+/* diskinfo -tv: full stroke 21.5 ms, half 16.0, quarter 13.2, short 3-6. */
+static void test_seek_curve(void **state) {
+        hdd_disk d;
+
+        (void)state;
+        hdd_init(&d, SIZE, 1);
+        within(hdd_seek_ms(&d, 0, SIZE), 21.5, 0.01);
+        within(hdd_seek_ms(&d, SIZE, 0), 21.5, 0.01);
+        within(hdd_seek_ms(&d, SIZE / 4, SIZE / 4 * 3), 16.0, 0.05);
+        within(hdd_seek_ms(&d, SIZE / 2, SIZE / 4), 13.2, 0.05);
+        assert_true(hdd_seek_ms(&d, 4096, 8192) >= 3.0 && hdd_seek_ms(&d, 4096, 8192) <= 6.0);
+        assert_true(hdd_seek_ms(&d, 12345, 12345) == 0.0);
+        /* Further is never quicker. */
+        for (uint64_t x = 1; x < 100; x++)
+                assert_true(hdd_seek_ms(&d, 0, SIZE / 100 * x) < hdd_seek_ms(&d, 0, SIZE / 100 * (x + 1)));
+}
+
+/* 82 MB/s on the outside, 72 in the middle, 44 on the inside. */
+static void test_zones(void **state) {
+        hdd_disk d;
+
+        (void)state;
+        hdd_init(&d, SIZE, 1);
+        within(hdd_rate(&d, 0), 82e6, 0.001);
+        within(hdd_rate(&d, SIZE / 2), 72e6, 0.001);
+        within(hdd_rate(&d, SIZE), 44e6, 0.001);
+        within(hdd_rate(&d, SIZE * 2), 44e6, 0.001);
+        for (uint64_t x = 0; x < 100; x++)
+                assert_true(hdd_rate(&d, SIZE / 100 * x) > hdd_rate(&d, SIZE / 100 * (x + 1)));
+}
+
+/* A stream pays only its transfer, at its zone's rate. */
+static void test_stream(void **state) {
+        hdd_disk d;
+        double ms = 0;
+
+        (void)state;
+        hdd_init(&d, SIZE, 1);
+        for (int i = 0; i < 1000; i++)
+                ms += hdd_request_ms(&d, (uint64_t)i * 1048576, 1048576);
+        assert_int_equal(d.head, 1000ull * 1048576);
+        within(1000.0 * 1048576 / (ms / 1000), 82e6, 0.01);
+}
+
+/* A gap on the same track: the platter turns past it, no seek, less than a turn. */
+static void test_gap_on_track(void **state) {
+        hdd_disk d;
+        double ms;
+
+        (void)state;
+        hdd_init(&d, SIZE, 1);
+        hdd_request_ms(&d, 0, 65536);
+        ms = hdd_request_ms(&d, 65536 * 3, 65536);
+        within(ms, 65536.0 * 3 / 82e6 * 1000, 0.01);
+        assert_true(ms < hdd_revolution_ms());
+        /* Backwards is a seek and a wait for the sector. */
+        ms = hdd_request_ms(&d, 0, 4096);
+        assert_true(ms >= HDD_SEEK_SHORT_MS);
+}
+
+/*
+ * Random 4 KiB reads over the whole disk, one at a time: the distance
+ * between two uniform offsets has density 2(1 - x), so the mean of
+ * sqrt(x) is 8/15 and the mean seek 4 + 17.5 * 8/15 = 13.3 ms; half a
+ * turn (4.17 ms) and a transfer follow.
+ */
+static void test_random_reads(void **state) {
+        hdd_disk d;
+        uint64_t x = 88172645463325252ull;
+        double ms = 0, want;
+        const int n = 200000;
+
+        (void)state;
+        hdd_init(&d, SIZE, 7);
+        for (int i = 0; i < n; i++) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                ms += hdd_request_ms(&d, (x % (SIZE / 4096)) * 4096, 4096);
+        }
+        want = HDD_SEEK_SHORT_MS + HDD_SEEK_STROKE_MS * 8.0 / 15.0 + hdd_revolution_ms() / 2 + 4096 / 66e6 * 1000;
+        within(ms / n, want, 0.01);
+        within(hdd_revolution_ms(), 8.333, 0.001);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_seek_curve),   cmocka_unit_test(test_zones),        cmocka_unit_test(test_stream),
+                cmocka_unit_test(test_gap_on_track), cmocka_unit_test(test_random_reads),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

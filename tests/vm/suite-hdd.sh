@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Runs inside the test VM on one disk served by the modelled hard disk
+# (tests/integration/hdd-model: run-in-vm --disk-model hdd --disk-scale
+# HDD_SCALE): fio, direct and one request at a time, must find the disk the
+# model describes, within 10 %:
+#   - a sequential read for 5 s at the start, the middle and the end of the
+#     disk, after a second that takes the seek there, runs at the published
+#     zone rates, 82, 72 and 44 MB/s, divided by the scale;
+#   - random 4 KiB reads over the whole disk, for 20 s, complete at the rate the seek
+#     curve and the rotation give: a seek of 4 + 17.5 * 8/15 = 13.3 ms on
+#     average between two uniform offsets, half a turn at 7200 rpm
+#     (4.17 ms) and a 4 KiB transfer, each multiplied by the scale: 5.7 a
+#     second at scale 10.
+# What the guest adds (virtio, qemu's NBD client, nbdkit) must stay inside
+# the margin.
+set -u
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+scale=${HDD_SCALE:?}
+disk=$(vm_disk 0)
+size=$(blockdev --getsize64 "$disk")
+vm_log "$disk: $size bytes, scale $scale"
+
+# fio_json NAME ARGS...: fio's JSON report of one job on the disk.
+fio_json() {
+	local name=$1
+	shift
+	fio --name="$name" --filename="$disk" --direct=1 --ioengine=libaio --iodepth=1 \
+		--output-format=json "$@" 2>/dev/null
+}
+
+# within GOT WANT: GOT is within 10 % of WANT.
+within() { awk -v g="$1" -v w="$2" 'BEGIN { exit !(g > 0 && g >= w * 0.9 && g <= w * 1.1) }'; }
+
+# 48 MiB: more than 6 s at the outer zone's 8.2 MB/s, so no read wraps round.
+span=$((48 * 1024 * 1024))
+for zone in "outer 0 82" "middle $((size / 2 - span / 2)) 72" "inner $((size - span)) 44"; do
+	read -r name offset mbs <<<"$zone"
+	bw=$(fio_json "$name" --rw=read --bs=1M --offset="$offset" --size="$span" \
+		--time_based --runtime=5 --ramp_time=1 | jq -r '.jobs[0].read.bw_bytes')
+	want=$(awk -v m="$mbs" -v s="$scale" 'BEGIN { printf "%.0f", m * 1e6 / s }')
+	vm_check "sequential read, $name zone: $(awk -v b="$bw" 'BEGIN { printf "%.2f", b / 1e6 }') MB/s, the model's $mbs MB/s / $scale = $(awk -v w="$want" 'BEGIN { printf "%.2f", w / 1e6 }')" \
+		within "$bw" "$want"
+done
+
+# The mean transfer rate over the whole disk is the mean of the two zones'
+# straight lines: (82 + 72) / 4 + (72 + 44) / 4 = 67.5 MB/s.
+want=$(awk -v s="$scale" 'BEGIN { ms = 4 + 17.5 * 8 / 15 + 60000 / 7200 / 2 + 4096 / 67.5e6 * 1000; printf "%.3f", 1000 / (ms * s) }')
+iops=$(fio_json random --rw=randread --bs=4k --norandommap --randrepeat=1 --runtime=20 --time_based |
+	jq -r '.jobs[0].read.iops')
+vm_check "random 4 KiB reads: $(awk -v i="$iops" 'BEGIN { printf "%.2f", i }') a second, the model's $want" within "$iops" "$want"
+
+vm_finish
