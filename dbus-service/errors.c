@@ -24,6 +24,8 @@ const char *errors_name(int err) {
                 return DBUS_ERROR_LIMITS_EXCEEDED;
         case MDB_ECONFLICT:
                 return MDB_ERROR_CONFLICT;
+        case MDB_ENOTBOOSTED:
+                return MDB_ERROR_NOT_BOOSTED;
         default:
                 return MDB_ERROR_FAILED;
         }
@@ -50,6 +52,8 @@ const char *errors_hint(int err) {
         case MDB_ECONFLICT:
                 return "The values an administrator set were kept; put them back by hand if they are "
                        "not wanted.";
+        case MDB_ENOTBOOSTED:
+                return "Nothing was written. The Boosted property of an array says whether it is boosted.";
         default:
                 return "Details are in the service log (journalctl -t mdboostd).";
         }

@@ -16,6 +16,7 @@
 #define MDB_ERROR_INVALID_ARGUMENT MDB_ERROR_PREFIX "InvalidArgument"
 #define MDB_ERROR_BUSY MDB_ERROR_PREFIX "Busy"
 #define MDB_ERROR_CONFLICT MDB_ERROR_PREFIX "Conflict"
+#define MDB_ERROR_NOT_BOOSTED MDB_ERROR_PREFIX "NotBoosted"
 #define MDB_ERROR_FAILED MDB_ERROR_PREFIX "Failed"
 
 /*
@@ -23,6 +24,9 @@
  * Restore left it alone": our record of that value is stale.
  */
 #define MDB_ECONFLICT ESTALE
+
+/* The errno that stands for "Restore of an array the journal holds no boost of". */
+#define MDB_ENOTBOOSTED ENODATA
 
 /* The error name for a negative (or positive) errno. Never NULL. */
 const char *errors_name(int err);

@@ -650,5 +650,18 @@ int service_restore(context *c, const char *spec, const struct caller *who, op_r
         a = find_array(c, spec, res);
         if (!a)
                 return -ENOENT;
+        /*
+         * An empty success would read as "restored" to a caller who boosted
+         * the wrong array, or whose boost the service already restored when
+         * its operation ended; say which it is instead.
+         */
+        if (!a->uuid[0] || !journal_find(&c->journal, a->uuid)) {
+                snprintf(res->array, sizeof(res->array), "%s", a->name);
+                snprintf(res->message, sizeof(res->message),
+                         "%s is not boosted: there is no boost to restore (one ends by itself when its operation "
+                         "does).",
+                         a->name);
+                return -MDB_ENOTBOOSTED;
+        }
         return service_restore_array(c, a, who, NULL, res);
 }

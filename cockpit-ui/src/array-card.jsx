@@ -159,8 +159,13 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
     const restore = () => {
         setRestoring(true);
         setError(null);
+        // NotBoosted: the boost ended by itself (its operation finished)
+        // between the page's last update and the click; the card shows that.
         client.restore(path)
-                .catch(setError)
+                .catch(err => {
+                    if (err.name !== "org.mdboost.MdBoost1.Error.NotBoosted")
+                        setError(err);
+                })
                 .finally(() => setRestoring(false));
     };
 

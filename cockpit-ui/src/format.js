@@ -97,6 +97,8 @@ const ERRORS = {
         _("The kernel is busy with this array (for example during a reshape) and refused the change. Try again in a moment."),
     "org.mdboost.MdBoost1.Error.Conflict":
         _("Some values were changed by an administrator after the boost; they were left as they are."),
+    "org.mdboost.MdBoost1.Error.NotBoosted":
+        _("This array is not boosted: its boost has already ended, and nothing was changed."),
     "org.mdboost.MdBoost1.Error.Failed":
         _("The kernel refused the change."),
     "org.freedesktop.DBus.Error.AccessDenied":

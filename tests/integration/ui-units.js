@@ -140,7 +140,7 @@ test("formatDuration counts days, hours and minutes", () => {
 });
 
 test("describeError words every service error and keeps the service's message", () => {
-    for (const name of ["NotAuthorized", "NoSuchArray", "NotSupported", "InvalidArgument", "Busy", "Conflict", "Failed"]) {
+    for (const name of ["NotAuthorized", "NoSuchArray", "NotSupported", "InvalidArgument", "Busy", "Conflict", "NotBoosted", "Failed"]) {
         const { title } = fmt.describeError({ name: `org.mdboost.MdBoost1.Error.${name}`, message: "x" });
         assert.notEqual(title, "The request failed.", `${name} has its own words`);
     }

@@ -170,10 +170,11 @@ static void test_restore(void **state) {
         load_journal(s, &j);
         assert_int_equal(j.n, 0);
         journal_free(&j);
-        /* Not boosted: nothing to do, nothing written. */
+        /* Not boosted: refused by name, nothing written. */
         res = (op_result){};
-        assert_int_equal(service_restore(&s->c, "md0", NULL, &res), 0);
+        assert_int_equal(service_restore(&s->c, "md0", NULL, &res), -MDB_ENOTBOOSTED);
         assert_int_equal(res.n_changes, 0);
+        assert_non_null(strstr(res.message, "md0 is not boosted"));
         assert_untouched(s);
 }
 

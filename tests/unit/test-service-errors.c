@@ -25,6 +25,7 @@ static void test_names(void **state) {
                 { ERANGE, MDB_ERROR_INVALID_ARGUMENT },
                 { EBUSY, MDB_ERROR_BUSY },
                 { MDB_ECONFLICT, MDB_ERROR_CONFLICT },
+                { MDB_ENOTBOOSTED, MDB_ERROR_NOT_BOOSTED },
                 { EIO, MDB_ERROR_FAILED },
                 { ENOSPC, MDB_ERROR_FAILED },
                 { 0, MDB_ERROR_FAILED },
@@ -37,6 +38,7 @@ static void test_names(void **state) {
                 assert_true(strlen(errors_hint(-map[i].err)) > 10);
         }
         assert_string_equal(MDB_ERROR_NOT_AUTHORIZED, "org.mdboost.MdBoost1.Error.NotAuthorized");
+        assert_string_equal(MDB_ERROR_NOT_BOOSTED, "org.mdboost.MdBoost1.Error.NotBoosted");
 }
 
 static void test_reply(void **state) {
