@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "audit.h"
+#include "caller.h"
 #include "log.h"
 
 void audit_log(const caller *who, const char *verb, const char *array, const char *uuid, const char *detail,
@@ -13,7 +14,7 @@ void audit_log(const caller *who, const char *verb, const char *array, const cha
         if (!who || who->automatic)
                 snprintf(whobuf, sizeof(whobuf), "mdboostd (automatic)");
         else
-                snprintf(whobuf, sizeof(whobuf), "uid %u pid %u bus %s", who->uid, who->pid, who->bus_name);
+                caller_describe(who, whobuf, sizeof(whobuf));
         len = (size_t)snprintf(line, sizeof(line), "audit: %s %s (uuid %s)%s%s by %s:", verb, array,
                                uuid && *uuid ? uuid : "none", detail ? " " : "", detail ?: "", whobuf);
         if (n_changes == 0 && len < sizeof(line))

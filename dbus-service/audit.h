@@ -2,8 +2,8 @@
 #pragma once
 
 /*
- * One log line per privileged action: who (uid, pid, bus name, or the
- * daemon itself), what (boost/restore), which array, and every tunable
+ * One log line per privileged action: who (uid, pid, bus name and the
+ * login behind them, caller.h; or the daemon itself), what (boost/restore), which array, and every tunable
  * old -> new. It goes to syslog (LOG_AUTHPRIV|LOG_NOTICE) and, like the rest
  * of the log, to stderr when that is readable.
  */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "caller.h"
 #include "log.h"
 
 #define POLKIT_NAME "org.freedesktop.PolicyKit1"
@@ -266,6 +267,8 @@ static void credentials_done(DBusPendingCall *pending, void *data) {
         if (reply && dbus_message_get_type(reply) == DBUS_MESSAGE_TYPE_METHOD_RETURN)
                 r = credentials_parse(reply, &req->who);
         req->who_known = r == 0;
+        if (r == 0)
+                caller_learn_login(&req->who);
         if (reply)
                 dbus_message_unref(reply);
         dbus_pending_call_unref(pending);

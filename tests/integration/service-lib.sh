@@ -12,6 +12,7 @@
 #   mdb_start_polkit                 # --grant-group: the test group may boost/restore
 #   mdb_start_service                # build/tests/mdboostd-fakekernel on the root
 #   mdb_call root Boost ssa{sv} md0 fast 0      # Manager method, as root
+#                                    # (USER: as that user; root@USER: root in USER's login)
 #   mdb_expect_ok "root may boost"
 #   mdb_finish                       # summary; exit status 1 on any FAIL
 #
@@ -374,13 +375,26 @@ mdb_stop_service() {
 mdb_busctl() {
 	local user=$1
 	shift
-	if [ "$user" = root ]; then
-		busctl --address="$MDB_ADDRESS" "$@"
-	else
+	case "$user" in
+	root) busctl --address="$MDB_ADDRESS" "$@" ;;
+	root@*)
+		# root inside USER's login session, as Cockpit's administrative
+		# bridge is: the kernel's loginuid, which pam_loginuid sets at login
+		# (mdb_can_set_loginuid says whether this machine lets a test set it).
+		# shellcheck disable=SC2016 # expanded by that sh
+		sh -c 'echo "$1" >/proc/self/loginuid && shift && exec "$@"' sh "$(id -u "${user#root@}")" \
+			busctl --address="$MDB_ADDRESS" "$@"
+		;;
+	*)
 		setpriv --reuid="$(id -u "$user")" --regid="$(id -g "$user")" --init-groups \
 			busctl --address="$MDB_ADDRESS" "$@"
-	fi
+		;;
+	esac
 }
+
+# Whether root may give a process a login (CAP_AUDIT_CONTROL, and the
+# kernel's loginuid not made immutable).
+mdb_can_set_loginuid() { sh -c "echo $(id -u "$MDB_ADMIN") >/proc/self/loginuid" 2>/dev/null; }
 
 # The name of the first error reply the service (or the bus) sent to a client
 # after byte offset $1 of the monitor's log. Errors sent to the service (from
