@@ -86,7 +86,7 @@ export function tunableMeaning(name, text) {
 
 const ERRORS = {
     "org.mdboost.MdBoost1.Error.NotAuthorized":
-        _("You are not allowed to change this array. Turn on administrative access and try again."),
+        _("You are not allowed to change this array. Switch to administrative access and try again."),
     "org.mdboost.MdBoost1.Error.NoSuchArray":
         _("This array no longer exists."),
     "org.mdboost.MdBoost1.Error.NotSupported":
