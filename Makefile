@@ -24,7 +24,7 @@ override LDFLAGS += $(SANFLAGS)
 # `make` needs to build (it installs them first when one is missing);
 # DEB_PACKAGES are everything `make check`, `make bench` and `make demo` need.
 BUILD_DEB_PACKAGES := build-essential pkg-config
-DEB_PACKAGES       := libcmocka-dev valgrind shellcheck clang-format
+DEB_PACKAGES       := libcmocka-dev valgrind shellcheck clang-format groff-base
 
 # Everything `make check` runs. build.mk files append (BENCH_TARGETS: phony
 # rules that `make bench` runs):
@@ -88,7 +88,7 @@ check-unit: deps-if-missing asan-unit-tests ## Run lint and the unit tests: plai
 	@$(RUN_SUITE) $(UNIT_SUITE)
 
 lint: ## shellcheck every shell script, clang-format every C file, and look for include cycles
-	@tests/install-deps --if-missing shellcheck clang-format
+	@tests/install-deps --if-missing shellcheck clang-format groff-base
 	@tests/lint
 
 check-integration: deps-if-missing all tools ## Run the tests against real daemons on this machine: D-Bus, polkit, collectd, browser

@@ -47,3 +47,6 @@ install-mdboostd: $(SERVICE_BIN)
 	install -d $(DESTDIR)$(PREFIX)/share/man/man8
 	sed 's|@VERSION@|$(VERSION)|' docs/mdboostd.8 > $(DESTDIR)$(PREFIX)/share/man/man8/mdboostd.8
 	chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man8/mdboostd.8
+	install -d $(DESTDIR)$(PREFIX)/share/man/man5
+	sed 's|@VERSION@|$(VERSION)|' docs/mdboostd.conf.5 > $(DESTDIR)$(PREFIX)/share/man/man5/mdboostd.conf.5
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man5/mdboostd.conf.5

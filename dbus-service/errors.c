@@ -44,7 +44,7 @@ const char *errors_hint(int err) {
                 return "Only active raid1, raid4, raid5, raid6 and raid10 arrays rebuild and can be boosted.";
         case EINVAL:
         case ERANGE:
-                return "Nothing was written; correct the value and call again (see docs/dbus-api.md).";
+                return "Nothing was written; correct the value and call again (man 8 mdboostd: BOOST OPTIONS).";
         case EBUSY:
                 return "The kernel refuses this while an operation runs; try again when it ends.";
         case EUSERS:
