@@ -173,7 +173,8 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
         <Flex spaceItems={{ default: "spaceItemsSm" }}>
             {array.CanBoost &&
                 <GuardedButton variant="primary" reason={denied} onClick={() => setDialog(true)}
-                               className="mdb-boost" aria-label={cockpit.format(_("Boost $0"), array.Name)}>
+                               className="mdb-boost"
+                               aria-label={array.Boosted ? cockpit.format(_("Boost more: $0"), array.Name) : cockpit.format(_("Boost $0"), array.Name)}>
                     {array.Boosted ? _("Boost more") : _("Boost")}
                 </GuardedButton>}
             {array.Boosted &&

@@ -78,8 +78,31 @@ const ChangesTable = ({ changes, array, budget }) => {
     );
 };
 
+// What a boost does on an array with nothing running, and the profile in
+// effect on one already boosted (a profile never lowers a value, so a lower
+// one changes nothing until the boost is restored).
+const Situation = ({ array, profile, preview }) => {
+    const idle = !array.Action || array.Action === "idle";
+    return (
+        <>
+            {idle &&
+                <Alert variant="info" isInline isPlain className="mdb-idle-note"
+                       title={cockpit.format(_("Nothing is rebuilding on $0 now."), array.Name)}>
+                    {_("The boost applies to the next resync, recovery or reshape, and mdboost restores every value by itself when that operation ends.")}
+                </Alert>}
+            {array.Boosted &&
+                <Alert variant="info" isInline isPlain className="mdb-in-effect"
+                       title={cockpit.format(_("$0 is boosted with $1."), array.Name, array.Profile)}>
+                    {preview && preview.changes.length === 0 && profile !== array.Profile
+                        ? cockpit.format(_("$0 already sets every value at or above $1's. To step down to $1, restore the original values and boost again with $1."), array.Profile, profile)
+                        : _("Boosting again writes only the values that go higher.")}
+                </Alert>}
+        </>
+    );
+};
+
 export const BoostDialog = ({ client, path, array, profiles, budget, onClose }) => {
-    const [profile, setProfile] = useState("fast");
+    const [profile, setProfile] = useState(array.Boosted && array.Profile ? array.Profile : "fast");
     const [preview, setPreview] = useState(null);
     const [previewError, setPreviewError] = useState(null);
     const [busy, setBusy] = useState(false);
@@ -106,15 +129,35 @@ export const BoostDialog = ({ client, path, array, profiles, budget, onClose }) 
                 });
     };
 
+    // Restore, then boost with the lower profile: the originals come back
+    // first, so the new boost starts from them and saves them again.
+    const stepDown = () => {
+        setBusy(true);
+        setError(null);
+        client.restore(path)
+                .then(() => client.boost(path, profile, false))
+                .then(() => onClose())
+                .catch(err => {
+                    setBusy(false);
+                    setError(err);
+                });
+    };
+    const canStepDown = array.Boosted && preview && preview.changes.length === 0 && profile !== array.Profile;
+
     return (
         <Modal variant={ModalVariant.medium} isOpen onClose={onClose}
                title={cockpit.format(_("Boost the rebuild of $0"), array.Name)}
                id="mdb-boost-dialog"
                footer={<>
-                   <Button variant="primary" onClick={confirm} isLoading={busy}
-                           isDisabled={busy || !preview || preview.changes.length === 0} id="mdb-boost-confirm">
-                       {_("Boost")}
-                   </Button>
+                   {canStepDown
+                       ? <Button variant="primary" onClick={stepDown} isLoading={busy} isDisabled={busy}
+                                 id="mdb-step-down">
+                           {cockpit.format(_("Restore, then boost with $0"), profile)}
+                       </Button>
+                       : <Button variant="primary" onClick={confirm} isLoading={busy}
+                                 isDisabled={busy || !preview || preview.changes.length === 0} id="mdb-boost-confirm">
+                           {_("Boost")}
+                       </Button>}
                    <Button variant="link" onClick={onClose}>{_("Cancel")}</Button>
                </>}>
             <fieldset className="mdb-profiles">
@@ -125,10 +168,11 @@ export const BoostDialog = ({ client, path, array, profiles, budget, onClose }) 
                            isChecked={profile === p.name} onChange={() => setProfile(p.name)} />
                 ))}
             </fieldset>
+            <Situation array={array} profile={profile} preview={preview} />
             <h4 className="mdb-section-title">{_("What will change")}</h4>
             {previewError && <ErrorAlert error={previewError} title={_("The service could not compute the changes")} />}
             {!preview && !previewError && <Spinner size="md" aria-label={_("Asking the service")} />}
-            {preview && <ChangesTable changes={preview.changes} array={array} budget={budget} />}
+            {preview && !canStepDown && <ChangesTable changes={preview.changes} array={array} budget={budget} />}
             {preview && <HeldNotes held={preview.held} />}
             <p className="mdb-muted mdb-note">
                 {_("Faster rebuilds take disk bandwidth from everything else on these disks. Restore puts every value back; mdboost also restores them by itself when the rebuild ends.")}

@@ -258,6 +258,7 @@ async function testBoostRestore(page) {
     await screenshot(page, env.UI_SCREENSHOT);
     await checkAccessibility(page, "the boosted card");
     console.log(`screenshot: ${env.UI_SCREENSHOT}`);
+    await testBoostMore(page, card);
 
     await card.getByRole("button", { name: "Restore md0" }).click();
     await expectShown(page.locator("[data-array=md0][data-boosted=false]"), "the card shows md0 not boosted after Restore");
@@ -266,6 +267,70 @@ async function testBoostRestore(page) {
         const fixture = readTunable(env.MDB_FIXTURE, name);
         check(now === fixture, `${name} is back to the fixture's ${fixture} (reads ${now})`);
     }
+}
+
+// On a boosted array the button reads "Boost more", and its accessible name
+// holds that text; the dialog starts at the profile in effect and says so; a
+// higher profile raises what it raises, and a lower one is reached by
+// restoring and boosting again, which the dialog offers in one click.
+async function testBoostMore(page, card) {
+    const more = card.getByRole("button", { name: "Boost more: md0" });
+    check(await more.count() === 1 && (await more.innerText()).trim() === "Boost more",
+          "a boosted array's button reads Boost more, and its accessible name says so");
+    const dialog = page.locator("#mdb-boost-dialog");
+    await more.click();
+    await dialog.waitFor();
+    check(await page.locator("#mdb-profile-fast").isChecked(), "the dialog starts at the profile in effect");
+    await expectShown(dialog.locator(".mdb-in-effect", { hasText: "md0 is boosted with fast." }), "and says which it is");
+    await page.locator("#mdb-profile-max").check();
+    await expectShown(dialog.locator("tr[data-tunable=sync_speed_min]"), "max on top of fast raises the floor");
+    await page.locator("#mdb-boost-confirm").click();
+    await dialog.waitFor({ state: "detached", timeout: 15000 });
+    await expectShown(card.locator(".mdb-boosted-label", { hasText: "Boosted: max" }), "the card shows max in effect");
+    const maxFloor = readTunable(env.MDB_ROOT, "sync_speed_min");
+
+    await more.click();
+    await dialog.waitFor();
+    check(await page.locator("#mdb-profile-max").isChecked(), "boosted with max, the dialog starts at max");
+    await page.locator("#mdb-profile-fast").check();
+    const step = page.locator("#mdb-step-down");
+    await expectShown(step, "choosing fast offers to step down");
+    check((await dialog.locator(".mdb-in-effect").innerText()).includes("To step down to fast, restore"),
+          "and says how: restore, then boost again");
+    check(await dialog.locator("tr[data-tunable]").count() === 0, "without a table of changes that would not happen");
+    await checkAccessibility(page, "the step-down dialog");
+    await step.click();
+    await dialog.waitFor({ state: "detached", timeout: 15000 });
+    await expectShown(card.locator(".mdb-boosted-label", { hasText: "Boosted: fast" }), "after stepping down fast is in effect");
+    const floor = readTunable(env.MDB_ROOT, "sync_speed_min");
+    check(Number.parseInt(floor) < Number.parseInt(maxFloor), `the floor came down from max's ${maxFloor} to ${floor}`);
+    for (const name of ["sync_speed_min", "sync_speed_max", "stripe_cache_size"]) {
+        const original = await card.locator(`tr[data-tunable=${name}] .mdb-original .mdb-value`).innerText();
+        check(original === readTunable(env.MDB_FIXTURE, name), `the card still holds ${name}'s true original ${original}`);
+    }
+}
+
+// With nothing running, the dialog says the boost waits for the next operation.
+async function testIdleBoost(page) {
+    const card = page.locator("[data-array=md0]");
+    const md = path.join(env.MDB_ROOT, "sys/block/md0/md");
+    const saved = ["sync_action", "sync_completed", "sync_speed"].map(f => [f, fs.readFileSync(path.join(md, f))]);
+    fs.writeFileSync(path.join(md, "sync_action"), "idle\n");
+    fs.writeFileSync(path.join(md, "sync_completed"), "none\n");
+    fs.writeFileSync(path.join(md, "sync_speed"), "none\n");
+    await expectShown(card.getByRole("button", { name: "Boost md0" }), "the idle array can still be boosted");
+    await card.getByRole("button", { name: "Boost md0" }).click();
+    const dialog = page.locator("#mdb-boost-dialog");
+    await dialog.waitFor();
+    await expectShown(dialog.locator(".mdb-idle-note", { hasText: "Nothing is rebuilding on md0 now." }),
+                      "the dialog says nothing is rebuilding");
+    check((await dialog.locator(".mdb-idle-note").innerText()).includes("applies to the next resync, recovery or reshape"),
+          "and that the boost applies to the next operation, ending with it");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    for (const [f, data] of saved)
+        fs.writeFileSync(path.join(md, f), data);
+    await expectShown(card.getByRole("progressbar"), "the recovery shows again");
 }
 
 // A folder inside collectd's DataDir with no RRD files in it.
@@ -446,6 +511,7 @@ async function main() {
         await testHistory(admin);
         await testLiveUpdate(admin);
         await testUserIo(admin);
+        await testIdleBoost(admin);
         await testBoostRestore(admin);
         await testRestoreConflict(admin);
         // This session is pointed at a folder without RRD files.
