@@ -3,7 +3,7 @@
 import React, { useState } from "react";
 import {
     Alert, Button, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription,
-    DescriptionListGroup, DescriptionListTerm, Flex, FlexItem, Label, LabelGroup, Progress,
+    DescriptionListGroup, DescriptionListTerm, ExpandableSection, Flex, FlexItem, Label, LabelGroup, Progress,
     ProgressMeasureLocation, Tooltip,
 } from "./pf.js";
 
@@ -37,11 +37,18 @@ function levelLabel(level) {
     return m ? cockpit.format(_("RAID $0"), m[1]) : (level || _("inactive"));
 }
 
+// md counts a slot as missing until its new disk is fully rebuilt; while
+// that runs, the slot is being rebuilt rather than missing.
 const StateLabel = ({ array }) => {
     if (array.State === "inactive" || !array.Level)
         return <Label color="grey">{_("Inactive")}</Label>;
+    const rebuilding = (array.Members || []).filter(([, role]) => role === "rebuilding").length;
+    if (array.Degraded > 0 && rebuilding >= array.Degraded)
+        return <Label color="orange" className="mdb-state">{cockpit.format(cockpit.ngettext("Rebuilding $0 member", "Rebuilding $0 members", rebuilding), rebuilding)}</Label>;
+    if (array.Degraded > 0 && rebuilding > 0)
+        return <Label color="orange" className="mdb-state">{cockpit.format(cockpit.ngettext("Degraded, $0 member missing", "Degraded, $0 members missing", array.Degraded - rebuilding), array.Degraded - rebuilding) + cockpit.format(_(", rebuilding $0"), rebuilding)}</Label>;
     if (array.Degraded > 0)
-        return <Label color="orange">{cockpit.format(cockpit.ngettext("Degraded, $0 member missing", "Degraded, $0 members missing", array.Degraded), array.Degraded)}</Label>;
+        return <Label color="orange" className="mdb-state">{cockpit.format(cockpit.ngettext("Degraded, $0 member missing", "Degraded, $0 members missing", array.Degraded), array.Degraded)}</Label>;
     return <Label color="green">{cockpit.format(_("Running ($0)"), array.State)}</Label>;
 };
 
@@ -91,11 +98,22 @@ const Operation = ({ array }) => {
     );
 };
 
-const Tunables = ({ array }) => {
+// The settings a boost is about; the kernel's other fields (sector
+// positions, worker threads, queue depths, the cache's use) are details,
+// unless a boost changed one.
+const MAIN_TUNABLES = ["sync_speed_min", "sync_speed_max", "stripe_cache_size", "read_ahead_kb", "sync_io_depth"];
+
+function splitTunables(array) {
+    const originals = array.Boosted ? (array.Originals || {}) : {};
     const names = Object.keys(array.Tunables || {}).sort(compareTunables);
+    const main = names.filter(n => MAIN_TUNABLES.includes(n) || n in originals);
+    return [main, names.filter(n => !main.includes(n))];
+}
+
+const Tunables = ({ array, names, label, className }) => {
     const originals = array.Boosted ? (array.Originals || {}) : {};
     return (
-        <Table aria-label={cockpit.format(_("Tunables of $0"), array.Name)} className="mdb-tunables">
+        <Table aria-label={label} className={className}>
             <Thead>
                 <Tr>
                     <Th>{_("Setting")}</Th>
@@ -154,6 +172,8 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
     const [dialog, setDialog] = useState(false);
     const [restoring, setRestoring] = useState(false);
     const [error, setError] = useState(null);
+    const [details, setDetails] = useState(false);
+    const [mainTunables, detailTunables] = splitTunables(array);
     const denied = admin ? null : _("Administrative access is required to change the array.");
 
     const restore = () => {
@@ -220,19 +240,29 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                     </section>
                     <section aria-label={_("Tunables")}>
                         <h3 className="mdb-section-title">{_("Tunables")}</h3>
-                        <Tunables array={array} />
-                        <DescriptionList isCompact isHorizontal className="mdb-facts">
-                            {array.StripeCacheMemory > 0 &&
+                        <Tunables array={array} names={mainTunables} className="mdb-tunables"
+                                  label={cockpit.format(_("Tunables of $0"), array.Name)} />
+                        {array.StripeCacheMemory > 0 &&
+                            <DescriptionList isCompact isHorizontal className="mdb-facts">
                                 <DescriptionListGroup>
                                     <DescriptionListTerm>{_("Stripe cache memory")}</DescriptionListTerm>
                                     <DescriptionListDescription>{formatBytes(array.StripeCacheMemory)}</DescriptionListDescription>
-                                </DescriptionListGroup>}
+                                </DescriptionListGroup>
+                            </DescriptionList>}
+                        <ExpandableSection className="mdb-details" isExpanded={details}
+                                           onToggle={(_event, open) => setDetails(open)}
+                                           toggleText={details ? _("Hide the kernel's details") : _("Show the kernel's details")}>
+                            {detailTunables.length > 0 &&
+                                <Tunables array={array} names={detailTunables} className="mdb-tunables mdb-detail-tunables"
+                                          label={cockpit.format(_("Kernel details of $0"), array.Name)} />}
                             {array.UUID &&
-                                <DescriptionListGroup>
-                                    <DescriptionListTerm>{_("UUID")}</DescriptionListTerm>
-                                    <DescriptionListDescription><code>{array.UUID}</code></DescriptionListDescription>
-                                </DescriptionListGroup>}
-                        </DescriptionList>
+                                <DescriptionList isCompact isHorizontal className="mdb-facts">
+                                    <DescriptionListGroup>
+                                        <DescriptionListTerm>{_("UUID")}</DescriptionListTerm>
+                                        <DescriptionListDescription><code className="mdb-uuid">{array.UUID}</code></DescriptionListDescription>
+                                    </DescriptionListGroup>
+                                </DescriptionList>}
+                        </ExpandableSection>
                     </section>
                 </div>
                 {array.CanBoost && <History array={array} systemFloor={manager.SpeedLimitMin || 0} helpExpanded={first} />}

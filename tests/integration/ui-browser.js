@@ -81,7 +81,8 @@ async function testHistory(page) {
     check(late < early, `the speed line rises when the floor is raised (y ${early} -> ${late})`);
 
     const progress = points(await card.locator("path[data-series=sync_progress]").getAttribute("d"));
-    const svg = card.locator("svg").nth(1);
+    const charts = card.locator("figure.mdb-chart > svg");
+    const svg = charts.nth(1);
     const height = Number(await svg.getAttribute("height"));
     // The chart's plot spans y = 10 .. height - 24 for 100 % .. 0 %.
     const yOf = pct => 10 + (height - 34) * (1 - pct / 100);
@@ -90,7 +91,7 @@ async function testHistory(page) {
 
     const bands = card.locator("rect.mdb-chart-band");
     check(await bands.count() >= 1, "the boosted half hour is shaded");
-    const box = await card.locator("svg").first().boundingBox();
+    const box = await charts.first().boundingBox();
     const band = await bands.first().boundingBox();
     const startFraction = (band.x - box.x - 64) / (box.width - 76);
     check(Math.abs(startFraction - 0.5) < 0.06,
@@ -310,6 +311,26 @@ async function testBoostMore(page, card) {
     }
 }
 
+// The card's words for a recovery, and the kernel's raw fields behind an expander.
+async function testDetails(page) {
+    const card = page.locator("[data-array=md0]");
+    const state = card.locator(".mdb-state");
+    check(await state.innerText() === "Rebuilding 1 member",
+          `the slot being rebuilt reads as rebuilding, not missing (${await state.innerText()})`);
+    const tunables = card.locator(".mdb-tunables").first();
+    for (const name of ["sync_speed_min", "sync_speed_max", "stripe_cache_size"])
+        check(await tunables.locator(`tr[data-tunable=${name}]`).isVisible(), `${name} is in the card's table`);
+    for (const name of ["sync_min", "sync_max", "group_thread_cnt", "stripe_cache_active"])
+        check(!await card.locator(`tr[data-tunable=${name}]`).isVisible(), `${name} is kept among the kernel's details`);
+    check(!await card.locator(".mdb-uuid").isVisible(), "and so is the UUID");
+    await card.getByRole("button", { name: "Show the kernel's details" }).click();
+    await expectShown(card.locator(".mdb-detail-tunables tr[data-tunable=sync_max]"), "the expander shows the sector fields");
+    check(await card.locator(".mdb-uuid").innerText() === "7ac7b4d7-c925-6f89-525e-4caecab28aec", "and the UUID");
+    await checkAccessibility(page, "the card with its details open");
+    await card.getByRole("button", { name: "Hide the kernel's details" }).click();
+    await card.locator(".mdb-uuid").waitFor({ state: "hidden" });
+}
+
 // With nothing running, the dialog says the boost waits for the next operation.
 async function testIdleBoost(page) {
     const card = page.locator("[data-array=md0]");
@@ -511,6 +532,7 @@ async function main() {
         await testHistory(admin);
         await testLiveUpdate(admin);
         await testUserIo(admin);
+        await testDetails(admin);
         await testIdleBoost(admin);
         await testBoostRestore(admin);
         await testRestoreConflict(admin);
