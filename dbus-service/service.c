@@ -510,22 +510,45 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
         return true;
 }
 
-static void describe_conflicts(const md_array *a, const restore_plan *rp, op_result *res) {
+/*
+ * What an administrator changed after the boost, what it was before the
+ * boost, and the command that puts that original back, for whoever wants
+ * it back.
+ */
+static void describe_conflicts(const md_array *a, const journal_entry *e, const restore_plan *rp, op_result *res) {
         size_t len = (size_t)snprintf(res->message, sizeof(res->message), "On %s an administrator changed", a->name);
 
         for (unsigned i = 0; i < rp->n_conflicts && len < sizeof(res->message); i++) {
                 const restore_conflict *k = &rp->conflicts[i];
-                char w[64], now[64];
+                char w[64], now[64], orig[64];
 
                 tval_text(&k->written, w, sizeof(w));
                 tval_text(&k->current, now, sizeof(now));
+                tval_text(&e->originals[k->tunable], orig, sizeof(orig));
                 len += (size_t)snprintf(res->message + len, sizeof(res->message) - len,
-                                        "%s %s (the boost set '%s', it is now '%s')", i ? "," : "",
-                                        md_tunable_get(k->tunable)->name, w, now);
+                                        "%s %s (the boost set '%s', it is now '%s', before the boost it was '%s')",
+                                        i ? "," : "", md_tunable_get(k->tunable)->name, w, now, orig);
         }
         if (len < sizeof(res->message))
-                snprintf(res->message + len, sizeof(res->message) - len,
-                         " after the boost; those were left alone, everything else was restored.");
+                len += (size_t)snprintf(res->message + len, sizeof(res->message) - len,
+                                        " after the boost; those were left alone, everything else was restored. "
+                                        "To put back the original:");
+        for (unsigned i = 0; i < rp->n_conflicts && len < sizeof(res->message); i++) {
+                const md_tunable_info *info = md_tunable_get(rp->conflicts[i].tunable);
+                char text[64];
+
+                if (md_tunable_restore_text(rp->conflicts[i].tunable, &e->originals[rp->conflicts[i].tunable], text,
+                                            sizeof(text)) < 0)
+                        continue;
+                if (info->scope == MD_SCOPE_ARRAY)
+                        len += (size_t)snprintf(res->message + len, sizeof(res->message) - len,
+                                                "%s echo %s > /sys/block/%s/%s", i ? ";" : "", text, a->name,
+                                                info->path);
+                else
+                        len += (size_t)snprintf(res->message + len, sizeof(res->message) - len,
+                                                "%s echo %s > /%s", i ? ";" : "", text, info->path);
+        }
+        res->complete = true; /* it says what to do itself */
 }
 
 /*
@@ -632,7 +655,7 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
         if (r < 0)
                 return r;
         if (rp.n_conflicts > 0) {
-                describe_conflicts(a, &rp, res);
+                describe_conflicts(a, &e, &rp, res);
                 return -MDB_ECONFLICT;
         }
         return 0;

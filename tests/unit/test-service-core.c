@@ -249,6 +249,9 @@ static void test_conflict(void **state) {
         res = (op_result){};
         assert_int_equal(service_restore(&s->c, "md0", NULL, &res), -MDB_ECONFLICT);
         assert_non_null(strstr(res.message, "sync_speed_min"));
+        /* What it was, and how to put it back. */
+        assert_non_null(strstr(res.message, "before the boost it was '1000 (system)'"));
+        assert_non_null(strstr(res.message, "echo system > /sys/block/md0/md/sync_speed_min"));
         assert_file(s, MD0 "sync_speed_min", "30000 (local)\n");
         assert_file(s, MD0 "sync_speed_max", "10000 (system)\n");
         assert_file(s, MD0 "stripe_cache_size", "256\n");
