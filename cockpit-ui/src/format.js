@@ -6,8 +6,13 @@ export function formatBytes(bytes) {
 }
 
 // The kernel reports rebuild speeds in KiB/s.
+// Every speed on the page is in MiB/s, as the history's axis is, so that
+// the floor, the ceiling and the rebuild compare at a glance: three
+// significant digits, at most two decimals (1000 KiB/s reads 0.98 MiB/s).
 export function formatSpeed(kibPerSecond) {
-    return cockpit.format_bytes_per_sec(kibPerSecond * 1024, 1024);
+    const mib = (kibPerSecond || 0) / 1024;
+    const digits = mib >= 100 ? 0 : mib >= 10 ? 1 : 2;
+    return cockpit.format(_("$0 MiB/s"), mib.toLocaleString(undefined, { maximumFractionDigits: digits }));
 }
 
 export function formatDuration(seconds) {

@@ -124,11 +124,20 @@ test("parseXport turns old rrdtool's NaN into gaps", () => {
 });
 
 test("tunableMeaning reads the kernel's speed limit texts", () => {
-    assert.equal(fmt.tunableMeaning("sync_speed_min", "1000 (system)"), "1024000 B/s, system default");
-    assert.equal(fmt.tunableMeaning("sync_speed_max", "50000 (local)"), "51200000 B/s");
-    assert.equal(fmt.tunableMeaning("sync_speed_min", "50000"), "51200000 B/s");
+    assert.equal(fmt.tunableMeaning("sync_speed_min", "1000 (system)"), "0.98 MiB/s, system default");
+    assert.equal(fmt.tunableMeaning("sync_speed_max", "50000 (local)"), "48.8 MiB/s");
+    assert.equal(fmt.tunableMeaning("sync_speed_min", "50000"), "48.8 MiB/s");
     assert.equal(fmt.tunableMeaning("stripe_cache_size", "256"), "");
     assert.equal(fmt.tunableMeaning("sync_speed_min", "none"), "");
+});
+
+test("formatSpeed gives every speed in MiB/s, three digits at most two decimals", () => {
+    assert.equal(fmt.formatSpeed(20480), "20 MiB/s");
+    assert.equal(fmt.formatSpeed(10000), "9.77 MiB/s");
+    assert.equal(fmt.formatSpeed(1000), "0.98 MiB/s");
+    assert.equal(fmt.formatSpeed(200000), "195 MiB/s");
+    assert.equal(fmt.formatSpeed(51200), "50 MiB/s");
+    assert.equal(fmt.formatSpeed(0), "0 MiB/s");
 });
 
 test("formatDuration counts days, hours and minutes", () => {
