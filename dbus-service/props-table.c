@@ -263,6 +263,11 @@ static bool get_stuck(const context *c, const md_array *a, DBusMessageIter *it) 
         return add_string(it, "");
 }
 
+static bool get_has_bitmap(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)c;
+        return add_bool(it, a->has_bitmap);
+}
+
 static bool get_bitmap_type(const context *c, const md_array *a, DBusMessageIter *it) {
         (void)c;
         return add_string(it, a->bitmap_type);
@@ -301,6 +306,7 @@ static const prop_def array_props[] = {
         { "BoostedSince", "t", get_boosted_since, PROP_POLLED },
         { "Originals", "a{ss}", get_originals, PROP_POLLED },
         { "Stuck", "s", get_stuck, PROP_POLLED },
+        { "HasBitmap", "b", get_has_bitmap, PROP_POLLED },
         { "BitmapType", "s", get_bitmap_type, PROP_POLLED },
         { "UserIo", "s", get_user_io, PROP_POLLED },
 };

@@ -137,6 +137,26 @@ const Tunables = ({ array, names, label, className }) => {
     );
 };
 
+// After a rebuild, an array without a write-intent bitmap is told what one
+// would have saved: md marks a region dirty before writing to it, so a
+// member that comes back (mdadm --re-add) or an unclean stop needs only the
+// dirty regions resynced, not the whole array.
+const REBUILDS = ["resync", "recover", "recovery", "reshape"];
+
+const BitmapAdvice = ({ array }) => {
+    const idle = !array.Action || array.Action === "idle";
+    if (!array.CanBoost || array.HasBitmap !== false || !idle || array.Degraded > 0 ||
+        !REBUILDS.includes(array.LastAction))
+        return null;
+    return (
+        <Alert variant="info" isInline className="mdb-bitmap-advice"
+               title={cockpit.format(_("$0 has no write-intent bitmap"), array.Name)}>
+            <p>{_("With one, md marks each region before writing to it. When a member drops out for a while and is added back, or after a crash, md then resyncs only the regions written meanwhile instead of the whole array: minutes instead of hours. It costs some write speed, since every write first marks its region.")}</p>
+            <p>{_("Add one as root with:")} <code className="mdb-bitmap-fix">{`mdadm --grow --bitmap=internal /dev/${array.Name}`}</code></p>
+        </Alert>
+    );
+};
+
 // A disabled button still has to say why; aria-disabled keeps it focusable
 // so keyboard users reach the tooltip too.
 const GuardedButton = ({ reason, children, ...props }) => {
@@ -228,6 +248,7 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                     </Alert>}
                 <UserIoAlert array={array} />
                 <Operation array={array} />
+                <BitmapAdvice array={array} />
                 {array.Boosted &&
                     <p className="mdb-boost-info">
                         {cockpit.format(_("Boosted with the $0 profile since $1. The original values are shown beside the current ones."),

@@ -349,7 +349,21 @@ async function testIdleBoost(page) {
           "and that the boost applies to the next operation, ending with it");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "detached" });
-    for (const [f, data] of saved)
+
+    // The recovery done and no bitmap: the card suggests one, with the command.
+    const more = ["degraded", "last_sync_action", "bitmap/location"].map(f => [f, fs.readFileSync(path.join(md, f))]);
+    fs.writeFileSync(path.join(md, "degraded"), "0\n");
+    fs.writeFileSync(path.join(md, "last_sync_action"), "recovery\n");
+    const advice = card.locator(".mdb-bitmap-advice");
+    await expectShown(advice, "after a finished recovery, an array without a bitmap gets the advice to add one");
+    check(await advice.locator(".mdb-bitmap-fix").innerText() === "mdadm --grow --bitmap=internal /dev/md0",
+          "with the command that adds it");
+    check((await advice.innerText()).includes("only the regions written meanwhile"), "and what it saves");
+    await checkAccessibility(page, "the card with the bitmap advice");
+    fs.writeFileSync(path.join(md, "bitmap/location"), "+8\n");
+    await advice.waitFor({ state: "detached", timeout: 15000 });
+    check(true, "with a bitmap, no advice");
+    for (const [f, data] of [...more, ...saved])
         fs.writeFileSync(path.join(md, f), data);
     await expectShown(card.getByRole("progressbar"), "the recovery shows again");
 }
