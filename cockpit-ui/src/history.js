@@ -13,6 +13,7 @@ export const SERIES = ["sync_speed", "sync_speed_min", "sync_speed_max", "sync_p
 const MAX_ROWS = 400;
 
 export const RANGES = [
+    { key: "15m", seconds: 900 },
     { key: "1h", seconds: 3600 },
     { key: "6h", seconds: 6 * 3600 },
     { key: "1d", seconds: 86400 },

@@ -10,6 +10,7 @@ import { LineChart } from "./line-chart.jsx";
 import { RANGES, boostedMask, dataDir, exportSeries, findFiles } from "./history.js";
 
 const RANGE_LABELS = {
+    "15m": _("15 minutes"),
     "1h": _("Last hour"),
     "6h": _("6 hours"),
     "1d": _("Day"),
@@ -122,7 +123,7 @@ export const History = ({ array, systemFloor, helpExpanded }) => {
         const { times, series } = state.data;
         const bands = boostedMask(series.sync_speed_min, systemFloor * 1024);
         const speeds = [
-            { name: "sync_speed", label: _("Speed"), className: "mdb-s-speed" },
+            { name: "sync_speed", label: _("Speed"), className: "mdb-s-speed", scales: true },
             { name: "sync_speed_min", label: _("Floor"), className: "mdb-s-floor" },
             { name: "sync_speed_max", label: _("Ceiling"), className: "mdb-s-ceiling" },
         ].filter(s => series[s.name]).map(s => ({ ...s, values: series[s.name].map(toMiB) }));
@@ -130,7 +131,7 @@ export const History = ({ array, systemFloor, helpExpanded }) => {
             <div className="mdb-history-charts">
                 <LineChart title={cockpit.format(_("Rebuild speed of $0"), array.Name)}
                            times={times} series={speeds} bands={bands}
-                           formatY={v => cockpit.format(_("$0 MiB/s"), +v.toFixed(1))}
+                           formatY={v => cockpit.format(_("$0 MiB/s"), +v.toFixed(2))}
                            bandLabel={_("Boosted")} />
                 {series.sync_progress &&
                     <LineChart title={cockpit.format(_("Progress of $0"), array.Name)}

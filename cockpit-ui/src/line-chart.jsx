@@ -22,15 +22,15 @@ function useWidth(ref) {
     return width;
 }
 
-function niceMax(value) {
+// A round step (1, 2 or 5 times a power of ten) of about a quarter of
+// @value, and the top of the axis: the first multiple of it at or above.
+export function niceAxis(value) {
     if (!(value > 0))
-        return 1;
-    const magnitude = Math.pow(10, Math.floor(Math.log10(value)));
-    for (const f of [1, 2, 2.5, 5, 10]) {
-        if (f * magnitude >= value)
-            return f * magnitude;
-    }
-    return 10 * magnitude;
+        return { step: 0.25, top: 1 };
+    const raw = value / 4;
+    const magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 5, 10].map(f => f * magnitude).find(s => s >= raw);
+    return { step, top: Math.ceil(value / step - 1e-9) * step };
 }
 
 function pathFor(values, x, y) {
@@ -69,21 +69,41 @@ function timeLabel(t, span) {
     return d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 }
 
-// series: [{ name, label, values, className }]; bands: booleans per sample.
+function present(values) {
+    return values.filter(v => v !== null && !Number.isNaN(v));
+}
+
+function timeOfDay(t) {
+    return new Date(t * 1000).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+// series: [{ name, label, values, className, scales }]; bands: booleans per
+// sample. The series marked `scales` (the rebuild's speed) set the axis; a
+// limit far above them (a boosted floor or ceiling) runs along the top edge
+// with a marker that gives its value, instead of squashing the speed line.
 export const LineChart = ({ title, times, series, bands, maxValue, formatY, bandLabel }) => {
     const ref = useRef(null);
     const width = useWidth(ref);
     const n = times.length;
     const plotW = width - PAD.left - PAD.right;
     const plotH = HEIGHT - PAD.top - PAD.bottom;
-    const all = series.flatMap(s => s.values).filter(v => v !== null && !Number.isNaN(v));
-    const top = maxValue || niceMax(Math.max(0, ...all));
+    const scaling = series.some(s => s.scales && present(s.values).length > 0) ? series.filter(s => s.scales) : series;
+    const highest = Math.max(0, ...scaling.flatMap(s => present(s.values)));
+    const axis = maxValue ? { step: maxValue / 4, top: maxValue } : niceAxis(highest * 1.15);
+    const top = axis.top;
     const x = i => PAD.left + (n > 1 ? (i / (n - 1)) * plotW : 0);
     const y = v => PAD.top + plotH - (Math.min(v, top) / top) * plotH;
     const step = n > 1 ? plotW / (n - 1) : plotW;
     const span = n > 1 ? times[n - 1] - times[0] : 0;
-    const ticks = [0, 0.25, 0.5, 0.75, 1];
+    const ticks = [];
+    for (let v = 0; v <= top + 1e-9; v += axis.step)
+        ticks.push(v);
     const xticks = n > 1 ? [0, Math.floor((n - 1) / 3), Math.floor((2 * (n - 1)) / 3), n - 1] : [];
+    // The last value of each series above the axis: drawn at the top, and named.
+    const clipped = series.map(s => {
+        const last = present(s.values).slice(-1)[0];
+        return last > top ? { ...s, last } : null;
+    }).filter(Boolean);
 
     return (
         <figure className="mdb-chart" ref={ref}>
@@ -96,12 +116,12 @@ export const LineChart = ({ title, times, series, bands, maxValue, formatY, band
                         <title>{bandLabel}</title>
                     </rect>
                 ))}
-                {ticks.map(f => (
-                    <g key={f}>
+                {ticks.map(v => (
+                    <g key={v}>
                         <line className="mdb-chart-grid" x1={PAD.left} x2={PAD.left + plotW}
-                              y1={y(f * top)} y2={y(f * top)} />
-                        <text className="mdb-chart-axis" x={PAD.left - 6} y={y(f * top) + 4}
-                              textAnchor="end">{formatY(f * top)}</text>
+                              y1={y(v)} y2={y(v)} />
+                        <text className="mdb-chart-axis" x={PAD.left - 6} y={y(v) + 4}
+                              textAnchor="end">{formatY(v)}</text>
                     </g>
                 ))}
                 {xticks.map(i => (
@@ -113,6 +133,22 @@ export const LineChart = ({ title, times, series, bands, maxValue, formatY, band
                 {series.map(s => (
                     <path key={s.name} className={"mdb-chart-line " + s.className}
                           d={pathFor(s.values, x, y)} data-series={s.name} />
+                ))}
+                {clipped.map((s, i) => (
+                    <text key={s.name} className={"mdb-chart-clip " + s.className} data-series={s.name}
+                          x={PAD.left + plotW - 4} y={PAD.top + 12 + 13 * i} textAnchor="end">
+                        {`${s.label} ${formatY(s.last)} ↑`}
+                    </text>
+                ))}
+                {/* One strip per sample: hovering it shows every series' value then. */}
+                {n > 1 && times.map((t, i) => (
+                    <rect key={t} className="mdb-chart-hover" x={x(i) - step / 2} y={PAD.top}
+                          width={step} height={plotH}>
+                        <title>
+                            {[timeOfDay(t), ...series.map(s => `${s.label}: ${
+                                s.values[i] === null || Number.isNaN(s.values[i]) ? "–" : formatY(s.values[i])}`)].join("\n")}
+                        </title>
+                    </rect>
                 ))}
             </svg>
             <figcaption className="mdb-chart-legend">

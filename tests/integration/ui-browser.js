@@ -69,6 +69,11 @@ async function openPage(browser, base, datadir = env.UI_DATADIR) {
     return page;
 }
 
+// The y of VALUE on a chart of HEIGHT whose axis tops at TOP (plot y = 10 .. height - 24).
+function yOfSpeed(height, top, value) {
+    return 10 + (height - 34) * (1 - value / top);
+}
+
 async function testHistory(page) {
     const card = page.locator("[data-array=md0]");
     const speed = card.locator("path[data-series=sync_speed]");
@@ -88,6 +93,22 @@ async function testHistory(page) {
     const yOf = pct => 10 + (height - 34) * (1 - pct / 100);
     const last = progress[progress.length - 1][1];
     check(Math.abs(last - yOf(60)) < 4, `the progress line ends at 60 % (y ${last}, expected ${yOf(60).toFixed(1)})`);
+
+    // The axis follows the speed (5 to 9 MiB/s) on round steps; the boosted
+    // floor (50 MiB/s) runs along the top, named with its value.
+    const labels = await charts.first().locator("text.mdb-chart-axis").allTextContents();
+    const yLabels = labels.filter(t => t.endsWith("MiB/s"));
+    check(JSON.stringify(yLabels) === JSON.stringify(["0 MiB/s", "5 MiB/s", "10 MiB/s", "15 MiB/s"]),
+          `the speed axis counts round steps up to just above the speed (${yLabels.join(", ")})`);
+    check(late < yOfSpeed(height, 15, 9) + 2 && late > yOfSpeed(height, 15, 9) - 2,
+          `so the speed line sits at 9 of 15 MiB/s, not squashed under the floor (y ${late})`);
+    const clip = charts.first().locator("text.mdb-chart-clip[data-series=sync_speed_min]");
+    check(await clip.count() === 1 && (await clip.textContent()).startsWith("Floor 48.83 MiB/s"),
+          `the floor above the axis is marked with its value (${await clip.count() ? await clip.textContent() : "none"})`);
+    const hover = charts.first().locator("rect.mdb-chart-hover");
+    const tip = await hover.nth(Math.floor(await hover.count() * 0.8)).locator("title").textContent();
+    check(/Speed: 9 MiB\/s/.test(tip) && /Floor: 48.83 MiB\/s/.test(tip), `hovering a moment shows its values (${tip.replace(/\n/g, "; ")})`);
+    check(await card.getByRole("button", { name: "15 minutes" }).count() === 1, "a 15-minute range is offered");
 
     const bands = card.locator("rect.mdb-chart-band");
     check(await bands.count() >= 1, "the boosted half hour is shaded");
