@@ -47,8 +47,9 @@
 /* What the plugin remembers about an array between two reads. */
 typedef struct mdraid_seen {
         char name[MD_NAME_MAX + 1];
-        uint64_t warned; /* md_attr bits already logged as unreadable */
-        bool selected;   /* passes the Array / IgnoreSelected selection */
+        uint64_t warned;        /* md_attr bits already logged as unreadable */
+        bool selected;          /* passes the Array / IgnoreSelected selection */
+        cdtime_t exposed_since; /* first read with no redundancy left; 0 while it has some */
 } mdraid_seen;
 
 /* Configuration. */
@@ -204,8 +205,26 @@ static bool mdraid_array_running(const md_array *a) {
         return a->state != MD_ARRAY_INACTIVE && a->state != MD_ARRAY_CLEAR;
 }
 
+/*
+ * How long the array has had no redundancy left, counted from the first read
+ * that found it so (collectd's start, at the earliest): the time one more
+ * failed disk would have lost it. 0 while it has redundancy.
+ */
+static void mdraid_report_exposed(const md_array *a, mdraid_seen *s, bool exposed) {
+        cdtime_t now = cdtime();
+
+        if (!exposed) {
+                s->exposed_since = 0;
+                mdraid_submit(a->name, "duration", "no_redundancy", 0);
+                return;
+        }
+        if (s->exposed_since == 0 || s->exposed_since > now)
+                s->exposed_since = now;
+        mdraid_submit(a->name, "duration", "no_redundancy", CDTIME_T_TO_DOUBLE(now - s->exposed_since));
+}
+
 /* From mdstat's entry @e when there is one, else from the member folders read. */
-static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e) {
+static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e, mdraid_seen *s) {
         md_disk_counts dc;
         unsigned down, tolerated;
 
@@ -223,8 +242,10 @@ static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e) {
         if (md_array_slots_down(a, &dc, &down) == 0)
                 mdraid_submit(a->name, "count", "degraded", down);
         /* 0: the array has no redundancy left, and one more failure loses data. */
-        if (md_array_failures_tolerated(a, &dc, &tolerated) == 0)
+        if (md_array_failures_tolerated(a, &dc, &tolerated) == 0) {
                 mdraid_submit(a->name, "count", "failures_tolerated", tolerated);
+                mdraid_report_exposed(a, s, tolerated == 0);
+        }
 }
 
 /*
@@ -291,7 +312,7 @@ static void mdraid_report_sync(const md_array *a, const md_mdstat_entry *e) {
  * members: zero of each. A running one missing from it was assembled after
  * mdstat was read; it is reported from the next read on.
  */
-static void mdraid_report_array(const md_array *a) {
+static void mdraid_report_array(const md_array *a, mdraid_seen *s) {
         static const md_mdstat_entry no_members;
         const md_mdstat_entry *e = NULL;
 
@@ -302,7 +323,7 @@ static void mdraid_report_array(const md_array *a) {
                 if (!e)
                         e = &no_members;
         }
-        mdraid_report_disks(a, e);
+        mdraid_report_disks(a, e, s);
         if (md_array_has_redundancy(a) && mdraid_array_running(a))
                 mdraid_report_sync(a, e);
 }
@@ -508,7 +529,7 @@ static int mdraid_read(void) {
                 if (!mdraid_seen_now[i].selected)
                         continue;
                 mdraid_warn_bad(&mdraid_set.arrays[i], &mdraid_seen_now[i]);
-                mdraid_report_array(&mdraid_set.arrays[i]);
+                mdraid_report_array(&mdraid_set.arrays[i], &mdraid_seen_now[i]);
         }
         mdraid_seen_swap();
         mdraid_first_read = false;

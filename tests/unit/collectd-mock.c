@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 mock_state mock;
 
@@ -167,6 +168,15 @@ int plugin_register_shutdown(const char *name, plugin_shutdown_cb callback) {
 }
 
 /* The daemon refuses a value list whose type is not in types.db or whose count differs. */
+cdtime_t cdtime(void) {
+        struct timespec ts;
+
+        if (mock.now)
+                return mock.now;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return TIME_T_TO_CDTIME_T_STATIC(ts.tv_sec) + DOUBLE_TO_CDTIME_T_STATIC(ts.tv_nsec / 1e9);
+}
+
 int plugin_dispatch_values(value_list_t const *vl) {
         const mock_type *t = mock.unchecked ? NULL : mock_type_find(vl->type);
 

@@ -49,6 +49,7 @@ typedef struct mock_state {
         size_t n_logs;
         bool quiet;     /* do not echo log lines to stderr */
         bool unchecked; /* skip the types.db check, so a benchmark times only the plugin */
+        cdtime_t now;   /* what cdtime() returns; 0: the real clock */
 } mock_state;
 
 extern mock_state mock;

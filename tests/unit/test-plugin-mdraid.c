@@ -231,6 +231,32 @@ static void test_raid5_recovery(void **state) {
         assert_int_equal(mock_count_logs(LOG_WARNING, ""), 0);
 }
 
+/* How long md0 has had no redundancy: from the first read that found it so. */
+static void test_no_redundancy_duration(void **state) {
+        const cdtime_t t0 = TIME_T_TO_CDTIME_T_STATIC(1700000000);
+
+        (void)state;
+        assert_int_equal(start(fixture("03-raid5-recovery"), NULL), 0);
+        mock.now = t0;
+        read_once();
+        assert_value("md0", "duration", "no_redundancy", 0);
+        mock.now = t0 + TIME_T_TO_CDTIME_T_STATIC(90);
+        read_once();
+        assert_value("md0", "duration", "no_redundancy", 90);
+        mock.now = t0 + TIME_T_TO_CDTIME_T_STATIC(3600);
+        read_once();
+        assert_value("md0", "duration", "no_redundancy", 3600);
+        mock.now = 0;
+}
+
+/* An array with redundancy left (a raid6 reshaping, two failures to go) reports 0. */
+static void test_redundancy_duration_zero(void **state) {
+        (void)state;
+        assert_int_equal(start(fixture("09-raid6-reshape"), NULL), 0);
+        read_once();
+        assert_value("md0", "duration", "no_redundancy", 0);
+}
+
 static void test_globals_have_empty_instance(void **state) {
         (void)state;
         assert_int_equal(start(fixture("03-raid5-recovery"), NULL), 0);
@@ -839,6 +865,8 @@ int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
                 T(test_registers_every_callback),
                 T(test_raid5_recovery),
+                T(test_no_redundancy_duration),
+                T(test_redundancy_duration_zero),
                 T(test_globals_have_empty_instance),
                 T(test_sync_io_depth),
                 T(test_raid6_reshape),
