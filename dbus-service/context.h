@@ -46,6 +46,7 @@ typedef struct array_object {
         prop_cache cache;
         syncmax_watch reshape; /* is its reshape stuck at sync_max? */
         md_user_io user_io;    /* as last logged: UNKNOWN until the first poll */
+        uint64_t exposed_usec; /* first poll that found no redundancy left, µs since the epoch; 0 while it has some */
 } array_object;
 
 /*

@@ -11,11 +11,19 @@
 #include "log.h"
 #include "loop.h"
 
-uint64_t loop_now_usec(void) {
+static uint64_t clock_usec(clockid_t id) {
         struct timespec ts;
 
-        clock_gettime(CLOCK_MONOTONIC, &ts);
+        clock_gettime(id, &ts);
         return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+uint64_t loop_now_usec(void) {
+        return clock_usec(CLOCK_MONOTONIC);
+}
+
+uint64_t loop_realtime_usec(void) {
+        return clock_usec(CLOCK_REALTIME);
 }
 
 static void *grow(void *p, unsigned *cap, size_t size) {

@@ -31,6 +31,8 @@ typedef struct loop {
 typedef uint64_t (*loop_tick_fn)(void *userdata);
 
 uint64_t loop_now_usec(void);
+/* Microseconds since the epoch, for what the service shows or keeps as a date. */
+uint64_t loop_realtime_usec(void);
 
 int loop_init(loop *l);
 int loop_attach(loop *l, DBusConnection *bus);

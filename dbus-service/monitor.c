@@ -132,6 +132,34 @@ static void watch_user_io(const md_array *a, array_object *o) {
                 log_notice("%s: I/O accounting is on again; md and the fast profile see its users", a->name);
 }
 
+/*
+ * No redundancy left (a raid5 with a slot missing or being rebuilt, a raid6
+ * with two): one more failed member loses the array. Said once in the log
+ * when it starts and when it ends; NoRedundancySince says from when, as far
+ * as the service has seen (it starts with the first call, or at boot).
+ */
+static void watch_redundancy(const md_array *a, array_object *o) {
+        md_disk_counts dc;
+        unsigned tolerated;
+
+        md_array_disk_counts(a, &dc);
+        if (a->state == MD_ARRAY_INACTIVE || md_array_failures_tolerated(a, &dc, &tolerated) < 0) {
+                o->exposed_usec = 0;
+                return;
+        }
+        if (tolerated > 0) {
+                if (o->exposed_usec)
+                        log_notice("%s has redundancy again: it survives %u more failed member%s", a->name, tolerated,
+                                   tolerated == 1 ? "" : "s");
+                o->exposed_usec = 0;
+                return;
+        }
+        if (o->exposed_usec)
+                return;
+        o->exposed_usec = loop_realtime_usec();
+        log_warning("%s has no redundancy left: one more failed member loses the array", a->name);
+}
+
 void monitor_publish(context *c, bool emit) {
         _cleanup_free_ array_object *objs = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*objs));
         _cleanup_free_ bool *is_new = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*is_new));
@@ -168,6 +196,7 @@ void monitor_publish(context *c, bool emit) {
 
                 watch_reshape(c, a, &c->objects[i]);
                 watch_user_io(a, &c->objects[i]);
+                watch_redundancy(a, &c->objects[i]);
                 if (is_new[i] && emit)
                         emit_added(c, &c->objects[i], a);
                 props_update(c, OBJ_ARRAY, a, c->objects[i].path, &c->objects[i].cache, emit && !is_new[i]);

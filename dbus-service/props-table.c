@@ -263,6 +263,25 @@ static bool get_stuck(const context *c, const md_array *a, DBusMessageIter *it) 
         return add_string(it, "");
 }
 
+static bool get_failures_tolerated(const context *c, const md_array *a, DBusMessageIter *it) {
+        md_disk_counts dc;
+        unsigned n;
+        dbus_int32_t v = -1;
+
+        (void)c;
+        md_array_disk_counts(a, &dc);
+        if (a->state != MD_ARRAY_INACTIVE && md_array_failures_tolerated(a, &dc, &n) == 0)
+                v = (dbus_int32_t)n;
+        return dbus_message_iter_append_basic(it, DBUS_TYPE_INT32, &v);
+}
+
+static bool get_no_redundancy_since(const context *c, const md_array *a, DBusMessageIter *it) {
+        for (unsigned i = 0; i < c->n_objects; i++)
+                if (strcmp(c->objects[i].name, a->name) == 0)
+                        return add_u64(it, c->objects[i].exposed_usec);
+        return add_u64(it, 0);
+}
+
 static bool get_has_bitmap(const context *c, const md_array *a, DBusMessageIter *it) {
         (void)c;
         return add_bool(it, a->has_bitmap);
@@ -306,6 +325,8 @@ static const prop_def array_props[] = {
         { "BoostedSince", "t", get_boosted_since, PROP_POLLED },
         { "Originals", "a{ss}", get_originals, PROP_POLLED },
         { "Stuck", "s", get_stuck, PROP_POLLED },
+        { "FailuresTolerated", "i", get_failures_tolerated, PROP_POLLED },
+        { "NoRedundancySince", "t", get_no_redundancy_since, PROP_POLLED },
         { "HasBitmap", "b", get_has_bitmap, PROP_POLLED },
         { "BitmapType", "s", get_bitmap_type, PROP_POLLED },
         { "UserIo", "s", get_user_io, PROP_POLLED },

@@ -16,13 +16,6 @@
 #include "service.h"
 #include "syncmax.h"
 
-static uint64_t realtime_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 int service_refresh(context *c) {
         md_globals g;
         uint64_t mem;
@@ -164,7 +157,7 @@ static void entry_start(const md_array *a, const journal_entry *old, profile pr,
         if (old) {
                 *ret = *old;
         } else {
-                *ret = (journal_entry){ .since_usec = realtime_usec() };
+                *ret = (journal_entry){ .since_usec = loop_realtime_usec() };
                 for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
                         ret->originals[t] = ret->written[t] = ret->earlier[t] = (md_tval){ .kind = MD_V_ABSENT };
                 snprintf(ret->uuid, sizeof(ret->uuid), "%s", a->uuid);

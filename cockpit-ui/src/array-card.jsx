@@ -137,6 +137,21 @@ const Tunables = ({ array, names, label, className }) => {
     );
 };
 
+// No redundancy left: the one thing on the card that cannot wait.
+const RedundancyAlert = ({ array }) => {
+    if (array.FailuresTolerated !== 0)
+        return null;
+    const since = array.NoRedundancySince > 0 ? array.NoRedundancySince / 1000 : 0;
+    return (
+        <Alert variant="danger" isInline className="mdb-no-redundancy"
+               title={cockpit.format(_("$0 has no redundancy left"), array.Name)}>
+            {_("One more failed disk loses the array.")}
+            {since > 0 && " " + cockpit.format(_("Without redundancy since $0 ($1)."), formatTimestampMicro(array.NoRedundancySince),
+                                               formatDuration(Math.max(60, (Date.now() - since) / 1000)))}
+        </Alert>
+    );
+};
+
 // After a rebuild, an array without a write-intent bitmap is told what one
 // would have saved: md marks a region dirty before writing to it, so a
 // member that comes back (mdadm --re-add) or an unclean stop needs only the
@@ -246,6 +261,7 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                     <Alert variant="danger" isInline className="mdb-stuck" title={_("The reshape is stuck")}>
                         {array.Stuck}
                     </Alert>}
+                <RedundancyAlert array={array} />
                 <UserIoAlert array={array} />
                 <Operation array={array} />
                 <BitmapAdvice array={array} />

@@ -338,6 +338,10 @@ async function testDetails(page) {
     const state = card.locator(".mdb-state");
     check(await state.innerText() === "Rebuilding 1 member",
           `the slot being rebuilt reads as rebuilding, not missing (${await state.innerText()})`);
+    const exposed = card.locator(".mdb-no-redundancy");
+    check(await exposed.count() === 1 && /md0 has no redundancy left/.test(await exposed.innerText()) &&
+          /One more failed disk loses the array\. Without redundancy since /.test(await exposed.innerText()),
+          `the card says md0 has no redundancy left, and since when (${(await exposed.innerText()).replace(/\s+/g, " ")})`);
     const tunables = card.locator(".mdb-tunables").first();
     for (const name of ["sync_speed_min", "sync_speed_max", "stripe_cache_size"])
         check(await tunables.locator(`tr[data-tunable=${name}]`).isVisible(), `${name} is in the card's table`);
