@@ -538,8 +538,8 @@ static void describe_conflicts(const md_array *a, const journal_entry *e, const 
                                                 "%s echo %s > /sys/block/%s/%s", i ? ";" : "", text, a->name,
                                                 info->path);
                 else
-                        len += (size_t)snprintf(res->message + len, sizeof(res->message) - len,
-                                                "%s echo %s > /%s", i ? ";" : "", text, info->path);
+                        len += (size_t)snprintf(res->message + len, sizeof(res->message) - len, "%s echo %s > /%s",
+                                                i ? ";" : "", text, info->path);
         }
         res->complete = true; /* it says what to do itself */
 }
