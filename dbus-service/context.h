@@ -40,6 +40,17 @@ typedef struct prop_cache {
         unsigned n;
 } prop_cache;
 
+/* An operation the service watched end (the LastOperation property). */
+typedef struct operation_record {
+        char action[16];       /* "recover", "resync", ...; "" before one has ended */
+        uint64_t started_usec; /* µs since the epoch it was first seen running */
+        uint64_t ended_usec;   /* µs since the epoch it was first seen over */
+        double progress;       /* percent, as last seen running */
+        bool completed;        /* it ran to its end (md_operation_completed) */
+        uint64_t kib;          /* KiB it moved while the service watched it */
+        bool restored;         /* the service restored a boost because it ended */
+} operation_record;
+
 typedef struct array_object {
         char name[MD_NAME_MAX + 1];
         char path[OBJECT_PATH_MAX];
@@ -47,6 +58,14 @@ typedef struct array_object {
         syncmax_watch reshape; /* is its reshape stuck at sync_max? */
         md_user_io user_io;    /* as last logged: UNKNOWN until the first poll */
         uint64_t exposed_usec; /* first poll that found no redundancy left, µs since the epoch; 0 while it has some */
+        /* The operation that runs, as followed from poll to poll. */
+        bool op_running;
+        md_sync_action op_action;
+        uint64_t op_started_usec;
+        uint64_t op_first_done, op_last_done, op_total; /* sectors */
+        double op_progress;
+        bool op_restored; /* its boost was restored because it ended */
+        operation_record last_op;
 } array_object;
 
 /*

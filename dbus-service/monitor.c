@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "log.h"
 #include "monitor.h"
 #include "props.h"
+#include "restore.h"
 #include "service.h"
 
 /* How long an automatic restore that the kernel refused waits before the next try. */
@@ -160,6 +162,51 @@ static void watch_redundancy(const md_array *a, array_object *o) {
         log_warning("%s has no redundancy left: one more failed member loses the array", a->name);
 }
 
+/*
+ * Follows the operation that runs from poll to poll, and keeps a record of
+ * the last one that ended (LastOperation): when it was first seen running,
+ * when first seen over, how far it got, whether it ran to its end (what md
+ * leaves behind, restore_operation_completed), what it moved meanwhile.
+ * Delayed or frozen, it has not ended.
+ */
+static void watch_operation(const md_array *a, array_object *o) {
+        bool running = a->progress.kind == MD_PROGRESS_RUNNING && a->sync_action > MD_SYNC_IDLE &&
+                       a->sync_action != MD_SYNC_FROZEN;
+        operation_record *r = &o->last_op;
+        double pct;
+
+        if (running) {
+                if (!o->op_running || o->op_action != a->sync_action) {
+                        o->op_running = true;
+                        o->op_action = a->sync_action;
+                        o->op_started_usec = loop_realtime_usec();
+                        o->op_first_done = a->progress.done;
+                        o->op_restored = false;
+                }
+                o->op_last_done = a->progress.done;
+                o->op_total = a->progress.total;
+                if (md_array_progress_percent(a, &pct) == 0)
+                        o->op_progress = pct;
+                return;
+        }
+        if (!o->op_running || a->sync_action != MD_SYNC_IDLE)
+                return;
+        o->op_running = false;
+        *r = (operation_record){
+                .started_usec = o->op_started_usec,
+                .ended_usec = loop_realtime_usec(),
+                .progress = o->op_progress,
+                .completed = restore_operation_completed(a, o->op_action),
+                .restored = o->op_restored,
+        };
+        snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
+        if (r->completed)
+                r->progress = 100;
+        r->kib = ((r->completed ? o->op_total : o->op_last_done) - o->op_first_done) / 2;
+        log_info("%s: %s %s after %" PRIu64 " s, %.1f %% done", a->name, r->action,
+                 r->completed ? "finished" : "stopped", (r->ended_usec - r->started_usec) / 1000000, r->progress);
+}
+
 void monitor_publish(context *c, bool emit) {
         _cleanup_free_ array_object *objs = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*objs));
         _cleanup_free_ bool *is_new = calloc(c->arrays.n ? c->arrays.n : 1, sizeof(*is_new));
@@ -197,6 +244,7 @@ void monitor_publish(context *c, bool emit) {
                 watch_reshape(c, a, &c->objects[i]);
                 watch_user_io(a, &c->objects[i]);
                 watch_redundancy(a, &c->objects[i]);
+                watch_operation(a, &c->objects[i]);
                 if (is_new[i] && emit)
                         emit_added(c, &c->objects[i], a);
                 props_update(c, OBJ_ARRAY, a, c->objects[i].path, &c->objects[i].cache, emit && !is_new[i]);
@@ -280,6 +328,10 @@ static bool follow_boost(context *c, const char *uuid) {
                 return false;
         snprintf(why, sizeof(why), "after %s ended", e->operation);
         r = service_restore_array(c, a, NULL, why, &res);
+        if (r >= 0 || r == -MDB_ECONFLICT)
+                for (unsigned i = 0; i < c->n_objects; i++)
+                        if (strcmp(c->objects[i].name, a->name) == 0)
+                                c->objects[i].op_restored = true;
         if (r < 0 && res.message[0])
                 log_warning("automatic restore of %s: %s", a->name, res.message);
         /* A write the kernel refused stays in the journal: try again later, not on every poll. */

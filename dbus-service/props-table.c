@@ -282,6 +282,45 @@ static bool get_no_redundancy_since(const context *c, const md_array *a, DBusMes
         return add_u64(it, 0);
 }
 
+static bool add_entry(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value) {
+        DBusMessageIter e, v;
+
+        return dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e) &&
+               dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key) &&
+               dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, sig, &v) &&
+               dbus_message_iter_append_basic(&v, type, value) && dbus_message_iter_close_container(&e, &v) &&
+               dbus_message_iter_close_container(dict, &e);
+}
+
+/* The last operation the service watched end, as a{sv}; empty before one has. */
+static bool get_last_operation(const context *c, const md_array *a, DBusMessageIter *it) {
+        const operation_record *r = NULL;
+        DBusMessageIter dict;
+        bool ok;
+
+        for (unsigned i = 0; i < c->n_objects; i++)
+                if (strcmp(c->objects[i].name, a->name) == 0)
+                        r = &c->objects[i].last_op;
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{sv}", &dict))
+                return false;
+        ok = true;
+        if (r && r->action[0]) {
+                const char *action = r->action;
+                dbus_uint64_t started = r->started_usec, ended = r->ended_usec, kib = r->kib;
+                dbus_bool_t completed = r->completed, restored = r->restored;
+                double progress = r->progress;
+
+                ok = add_entry(&dict, "action", DBUS_TYPE_STRING, "s", &action) &&
+                     add_entry(&dict, "started", DBUS_TYPE_UINT64, "t", &started) &&
+                     add_entry(&dict, "ended", DBUS_TYPE_UINT64, "t", &ended) &&
+                     add_entry(&dict, "completed", DBUS_TYPE_BOOLEAN, "b", &completed) &&
+                     add_entry(&dict, "progress", DBUS_TYPE_DOUBLE, "d", &progress) &&
+                     add_entry(&dict, "kib", DBUS_TYPE_UINT64, "t", &kib) &&
+                     add_entry(&dict, "restored", DBUS_TYPE_BOOLEAN, "b", &restored);
+        }
+        return dbus_message_iter_close_container(it, &dict) && ok;
+}
+
 static bool get_has_bitmap(const context *c, const md_array *a, DBusMessageIter *it) {
         (void)c;
         return add_bool(it, a->has_bitmap);
@@ -327,6 +366,7 @@ static const prop_def array_props[] = {
         { "Stuck", "s", get_stuck, PROP_POLLED },
         { "FailuresTolerated", "i", get_failures_tolerated, PROP_POLLED },
         { "NoRedundancySince", "t", get_no_redundancy_since, PROP_POLLED },
+        { "LastOperation", "a{sv}", get_last_operation, PROP_POLLED },
         { "HasBitmap", "b", get_has_bitmap, PROP_POLLED },
         { "BitmapType", "s", get_bitmap_type, PROP_POLLED },
         { "UserIo", "s", get_user_io, PROP_POLLED },

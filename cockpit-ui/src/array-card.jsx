@@ -12,7 +12,8 @@ import { BoostDialog, ErrorAlert, TunableText } from "./boost-dialog.jsx";
 import { History } from "./history.jsx";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 import {
-    actionLabel, compareTunables, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, tunableLabel,
+    actionLabel, compareTunables, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, operationName,
+    tunableLabel,
 } from "./format.js";
 
 const ROLES = {
@@ -72,6 +73,28 @@ const Members = ({ members }) => (
     </ul>
 );
 
+// The last operation the service watched end: when, how long, how fast,
+// and whether the boost came off by itself.
+const OperationEnd = ({ array }) => {
+    const last = Object.fromEntries(Object.entries(array.LastOperation || {}).map(([k, v]) => [k, v.v]));
+    if (!last.action)
+        return <p className="mdb-operation mdb-muted">{_("No rebuild or check is running.")}</p>;
+    const seconds = Math.max(0, (last.ended - last.started) / 1e6);
+    const what = operationName(last.action);
+    const at = formatTimestampMicro(last.ended);
+    const text = last.completed
+        ? cockpit.format(_("$0 finished at $1, after $2, at $3 on average."), what, at, formatDuration(seconds),
+                         formatSpeed(seconds > 0 ? last.kib / seconds : 0))
+        : cockpit.format(_("$0 stopped at $1 % at $2, after $3."), what, last.progress.toFixed(1), at,
+                         formatDuration(seconds));
+    return (
+        <Alert variant={last.completed ? "success" : "warning"} isInline isPlain className="mdb-operation mdb-operation-end"
+               data-completed={last.completed ? "true" : "false"} title={text}>
+            {last.restored && _("mdboost put the original settings back by itself when it ended.")}
+        </Alert>
+    );
+};
+
 const Operation = ({ array }) => {
     const action = array.Action;
     if (array.Delayed) {
@@ -82,7 +105,7 @@ const Operation = ({ array }) => {
         );
     }
     if (!action || action === "idle")
-        return <p className="mdb-operation mdb-muted">{_("No rebuild or check is running.")}</p>;
+        return <OperationEnd array={array} />;
     const known = array.Progress >= 0;
     return (
         <div className="mdb-operation">

@@ -47,6 +47,19 @@ const ACTIONS = {
     frozen: _("Frozen"),
 };
 
+// The same operations as a sentence's subject, once they are over.
+const OPERATIONS = {
+    resync: _("The resync"),
+    recover: _("The rebuild onto a new disk"),
+    check: _("The check"),
+    repair: _("The repair"),
+    reshape: _("The reshape"),
+};
+
+export function operationName(action) {
+    return OPERATIONS[action] || action;
+}
+
 export function actionLabel(action) {
     return ACTIONS[action] || action;
 }

@@ -365,6 +365,12 @@ async function testIdleBoost(page) {
     fs.writeFileSync(path.join(md, "sync_completed"), "none\n");
     fs.writeFileSync(path.join(md, "sync_speed"), "none\n");
     await expectShown(card.getByRole("button", { name: "Boost md0" }), "the idle array can still be boosted");
+    // The service watched the recovery run and then stop short of its end.
+    const end = card.locator(".mdb-operation-end");
+    await expectShown(end, "the card says how the last operation ended");
+    check(await end.getAttribute("data-completed") === "false" &&
+          /The rebuild onto a new disk stopped at \d+\.\d % at .*, after /.test(await end.innerText()),
+          `a recovery that stopped with a member still being rebuilt says so (${(await end.innerText()).replace(/\s+/g, " ")})`);
     await card.getByRole("button", { name: "Boost md0" }).click();
     const dialog = page.locator("#mdb-boost-dialog");
     await dialog.waitFor();
@@ -391,6 +397,24 @@ async function testIdleBoost(page) {
     for (const [f, data] of [...more, ...saved])
         fs.writeFileSync(path.join(md, f), data);
     await expectShown(card.getByRole("progressbar"), "the recovery shows again");
+
+    // This time it runs to its end: the new member in sync, as md leaves it.
+    const member = path.join(md, "dev-vdd");
+    const memberFiles = ["state", "recovery_start"].map(f => [f, fs.readFileSync(path.join(member, f))]);
+    fs.writeFileSync(path.join(member, "state"), "in_sync\n");
+    fs.writeFileSync(path.join(member, "recovery_start"), "none\n");
+    fs.writeFileSync(path.join(md, "degraded"), "0\n");
+    fs.writeFileSync(path.join(md, "sync_action"), "idle\n");
+    fs.writeFileSync(path.join(md, "sync_completed"), "none\n");
+    fs.writeFileSync(path.join(md, "sync_speed"), "none\n");
+    await expectShown(card.locator(".mdb-operation-end[data-completed=true]"), "a recovery that ran to its end reads as finished");
+    check(/The rebuild onto a new disk finished at .*, after .*, at [\d.]+ MiB\/s on average\./.test(await end.innerText()),
+          `with when, how long and how fast (${(await end.innerText()).replace(/\s+/g, " ")})`);
+    for (const [f, data] of memberFiles)
+        fs.writeFileSync(path.join(member, f), data);
+    for (const [f, data] of [...more, ...saved])
+        fs.writeFileSync(path.join(md, f), data);
+    await expectShown(card.getByRole("progressbar"), "and a new recovery shows its progress again");
 }
 
 // A folder inside collectd's DataDir with no RRD files in it.
