@@ -9,7 +9,7 @@ import {
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 
 import cockpit, { _ } from "./cockpit.js";
-import { describeError, formatBytes, tunableLabel, tunableMeaning } from "./format.js";
+import { describeError, formatBytes, formatSpeed, tunableLabel, tunableMeaning } from "./format.js";
 
 // One stripe cache entry holds a 4 KiB page per member (md.rst, raid5.c).
 const STRIPE_ENTRY_BYTES = 4096;
@@ -45,6 +45,28 @@ const HeldNotes = ({ held }) => held.map(([name, why]) => (
         {why}
     </Alert>
 ));
+
+// A floor far above what the rebuild reaches now: below its floor md never
+// yields to the array's other users, so they wait for as long as the
+// rebuild runs; fast then lowers its floor to what the disks reach under it.
+const FloorNote = ({ changes, array, profile }) => {
+    const floor = changes.find(([name]) => name === "sync_speed_min");
+    const speed = array.Speed || 0;
+    const wanted = floor ? Number.parseInt(floor[2]) : 0;
+    if (!floor || !(speed > 0) || !(wanted > 2 * speed))
+        return null;
+    return (
+        <Alert variant="warning" isInline isPlain className="mdb-floor-high"
+               title={cockpit.format(_("A floor of $0 is more than twice the $1 this rebuild reaches now."),
+                                     formatSpeed(wanted), formatSpeed(speed))}>
+            {_("While the rebuild runs below its floor, md does not make way for the array's other users.")}
+            {" "}
+            {profile === "fast"
+                ? _("fast lowers its floor to what the disks reach under it about 30 seconds after the boost.")
+                : _("It stays so until the rebuild ends or the boost is restored.")}
+        </Alert>
+    );
+};
 
 const ChangesTable = ({ changes, array, budget }) => {
     if (changes.length === 0)
@@ -173,6 +195,7 @@ export const BoostDialog = ({ client, path, array, profiles, budget, onClose }) 
             {previewError && <ErrorAlert error={previewError} title={_("The service could not compute the changes")} />}
             {!preview && !previewError && <Spinner size="md" aria-label={_("Asking the service")} />}
             {preview && !canStepDown && <ChangesTable changes={preview.changes} array={array} budget={budget} />}
+            {preview && !canStepDown && <FloorNote changes={preview.changes} array={array} profile={profile} />}
             {preview && <HeldNotes held={preview.held} />}
             <p className="mdb-muted mdb-note">
                 {_("Faster rebuilds take disk bandwidth from everything else on these disks. Restore puts every value back; mdboost also restores them by itself when the rebuild ends.")}

@@ -257,6 +257,10 @@ async function testBoostRestore(page) {
         return el && el.textContent === want;
     }, ["#mdb-boost-dialog tr[data-tunable=sync_speed_min] td .mdb-value", fastFloor], { timeout: 10000 });
     check(changes.some(([n]) => n === "sync_speed_min"), "the dialog lists the floor among the changes");
+    const high = dialog.locator(".mdb-floor-high");
+    check(await high.count() === 1 &&
+          /A floor of 48\.8 MiB\/s is more than twice the 20 MiB\/s this rebuild reaches now/.test(await high.innerText()),
+          `a floor far above the rebuild's speed is flagged (${await high.count() ? (await high.innerText()).replace(/\s+/g, " ") : "nothing"})`);
     check(changes.every(([n, old]) => old === before[n]),
           "the dialog's old values are what the kernel files hold");
     check(changes.every(([n]) => readTunable(env.MDB_ROOT, n) === before[n]), "the dry run wrote nothing");
