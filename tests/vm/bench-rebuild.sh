@@ -24,39 +24,11 @@
 # the next run.
 set -u
 
-. "$(dirname "$0")/lib.sh"
-MDB_SERVICE_BIN=${MDB_SERVICE_BIN:-$VM_BUILD/mdboostd}
-. "$(dirname "$0")/../integration/service-lib.sh"
+# shellcheck source=tests/vm/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 
 window=${1:-120}
-md=md0
-
-mdb_init
-# shellcheck disable=SC2034 # read by service-lib.sh
-MDB_ROOT=/
-# shellcheck disable=SC2154 # rc is the trap's own
-trap 'rc=$?; md_stop_all; (exit $rc); mdb_cleanup' EXIT
-
-disks=$(vm_disks 0 4)
-# shellcheck disable=SC2086 # one /dev path per word
-mdadm --create /dev/$md --run --quiet --level=raid5 --raid-devices=4 --chunk=512 \
-	--metadata=1.2 --bitmap=none --assume-clean $disks || { echo "mdadm --create failed"; exit 1; }
-victim=$(vm_disk 3)
-
-mdb_start_bus
-mdb_start_polkit
-mdb_start_service
-
-# The kernel's defaults, to return to between runs.
-defaults() {
-	echo 1000 >/proc/sys/dev/raid/speed_limit_min
-	echo 200000 >/proc/sys/dev/raid/speed_limit_max
-	echo system >/sys/block/$md/md/sync_speed_min
-	echo system >/sys/block/$md/md/sync_speed_max
-	echo 256 >/sys/block/$md/md/stripe_cache_size
-	echo "$RA_DEFAULT" >/sys/block/$md/queue/read_ahead_kb
-}
-RA_DEFAULT=$(cat /sys/block/$md/queue/read_ahead_kb)
+bench_setup
 
 recipe() {
 	case "$1" in
@@ -67,41 +39,23 @@ recipe() {
 		echo 32768 >/sys/block/$md/md/stripe_cache_size
 		echo 32768 >/sys/block/$md/queue/read_ahead_kb
 		;;
-	fast | max) boost "$1" 0 ;;
+	fast | max) bench_boost "$1" 0 ;;
 	esac
-}
-
-# boost PROFILE N [OPTION TYPE VALUE]...: Boost through the service.
-boost() {
-	mdb_call root Boost 'ssa{sv}' $md "$@"
-	[ "$MDB_RC" -eq 0 ] || { echo "Boost $* failed: $MDB_ERRMSG" >&2; return 1; }
 }
 
 undo() {
 	case "$1" in
 	fast | max) mdb_call root Restore 'sa{sv}' $md 0 ;;
 	esac
-	defaults
+	bench_defaults 1
 }
-
-# A new recovery of the last member, from the start.
-start_recovery() {
-	echo frozen >/sys/block/$md/md/sync_action 2>/dev/null
-	mdadm /dev/$md --fail "$victim" --remove "$victim" >/dev/null 2>&1
-	mdadm --zero-superblock "$victim" >/dev/null 2>&1
-	echo idle >/sys/block/$md/md/sync_action 2>/dev/null
-	mdadm /dev/$md --add "$victim" >/dev/null 2>&1
-	vm_wait_for 20 md_running $md
-}
-
-pos() { mdstat_progress $md | awk '{ print $2 }'; }
 
 # run RECIPE IODEPTH (0: no reader): prints "rebuild_MBps reader_MBps".
 run() {
 	local name=$1 depth=$2 p0 p1 t0 t1 fio_pid='' reader=0 pre=3
 	[ "$name" = fast ] && pre=64
-	defaults
-	start_recovery || { echo "no recovery started" >&2; return 1; }
+	bench_defaults 1
+	bench_start_recovery || { echo "no recovery started" >&2; return 1; }
 	recipe "$name" || return 1
 	# The floor fast wrote, for the report's reading of the numbers.
 	[ "$name" = fast ] && printf 'fast-floor\t%s\n' "$(md_attr $md sync_speed_min | awk '{ print $1 }')" >&2
@@ -119,9 +73,9 @@ run() {
 	[ "$name" = fast ] && printf 'fast-fitted-floor\t%s\t%s\nfast-held-ceiling\t%s\t%s\n' \
 		"$depth" "$(md_attr $md sync_speed_min | awk '{ print $1 }')" \
 		"$depth" "$(md_attr $md sync_speed_max | awk '{ print $1 }')" >&2
-	p0=$(pos); t0=$EPOCHREALTIME
+	p0=$(bench_pos); t0=$EPOCHREALTIME
 	sleep "$window"
-	p1=$(pos); t1=$EPOCHREALTIME
+	p1=$(bench_pos); t1=$EPOCHREALTIME
 	if [ -n "$fio_pid" ]; then
 		wait "$fio_pid"
 		reader=$(jq '.jobs[0].read.bw_bytes / 1048576' "$MDB_TMP/fio.json")

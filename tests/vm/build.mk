@@ -36,7 +36,7 @@ CHECK_KERNELS ?= bookworm trixie trixie-backports
 VM_SUITE       = $(foreach k,$(VM_KERNELS),--kernel=$(k) $(VM_TESTS))
 
 .PHONY: check-kernels
-check-kernels: deps-if-missing all ## Run the real-kernel tier on 6.1, 6.12 and the newest backports kernel (CHECK_KERNELS=)
+check-kernels: deps-if-missing all tools ## Run the real-kernel tier on 6.1, 6.12 and the newest backports kernel (CHECK_KERNELS=)
 	@$(RUN_SUITE) $(foreach k,$(CHECK_KERNELS),--kernel=$(k) $(VM_TESTS))
 
 # The rebuild benchmark in the VM; writes docs/benchmarks.md and its plot.
@@ -46,3 +46,10 @@ BENCH_TARGETS += bench-rebuild
 .PHONY: bench-rebuild
 bench-rebuild: $(ALL_TARGETS) ## Rebuild rate against a reader's rate per recipe, in the VM (docs/benchmarks.md)
 	tests/vm/bench
+
+# The NAS workloads on modelled hard disks; writes docs/benchmarks-nas.md and its plots.
+BENCH_TARGETS += bench-workloads
+
+.PHONY: bench-workloads
+bench-workloads: $(ALL_TARGETS) $(TOOL_TARGETS) ## A rebuild under each NAS workload and recipe, on modelled hard disks in the VM (docs/benchmarks-nas.md)
+	tests/vm/bench-workloads

@@ -1,0 +1,69 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: MIT
+#
+# What the benchmarks in the VM share (bench-rebuild.sh, bench-workloads.sh):
+# a 4-disk raid5 (512 KiB chunks) with mdboostd on a private bus, md's
+# defaults to return to between runs (divided by SCALE on modelled disks,
+# docs/disk-model.md), a fresh recovery of the last member, Boost through the
+# service, and the recovery's live position.
+#
+#   . tests/vm/bench-lib.sh
+#   bench_setup              # the array, the bus, polkitd and the service; md=md0
+#   bench_defaults SCALE     # md's limits divided by SCALE (1: as they are), md0's own back to the system's
+#   bench_start_recovery     # a new recovery of the last member, from the start
+#   bench_boost PROFILE N [OPTION TYPE VALUE]...
+#   bench_pos                # KiB done, as /proc/mdstat shows it live
+
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+MDB_SERVICE_BIN=${MDB_SERVICE_BIN:-$VM_BUILD/mdboostd}
+# shellcheck source=tests/integration/service-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../integration/service-lib.sh"
+
+md=md0
+BENCH_RA_DEFAULT=
+BENCH_VICTIM=
+
+bench_setup() {
+	mdb_init
+	# shellcheck disable=SC2034 # read by service-lib.sh
+	MDB_ROOT=/
+	# shellcheck disable=SC2154 # rc is the trap's own
+	trap 'rc=$?; md_stop_all; (exit $rc); mdb_cleanup' EXIT
+	# shellcheck disable=SC2046 # vm_disks prints one /dev path per word
+	mdadm --create /dev/$md --run --quiet --level=raid5 --raid-devices=4 --chunk=512 \
+		--metadata=1.2 --bitmap=none --assume-clean $(vm_disks 0 4) || { echo "mdadm --create failed"; exit 1; }
+	BENCH_VICTIM=$(vm_disk 3)
+	BENCH_RA_DEFAULT=$(cat /sys/block/$md/queue/read_ahead_kb)
+	mdb_start_bus
+	# shellcheck disable=SC2119 # no options: the defaults
+	mdb_start_polkit
+	# shellcheck disable=SC2119
+	mdb_start_service
+}
+
+bench_defaults() {
+	local scale=$1
+	echo $((1000 / scale)) >/proc/sys/dev/raid/speed_limit_min
+	echo $((200000 / scale)) >/proc/sys/dev/raid/speed_limit_max
+	echo system >/sys/block/$md/md/sync_speed_min
+	echo system >/sys/block/$md/md/sync_speed_max
+	echo 256 >/sys/block/$md/md/stripe_cache_size
+	echo "$BENCH_RA_DEFAULT" >/sys/block/$md/queue/read_ahead_kb
+}
+
+bench_start_recovery() {
+	echo frozen >/sys/block/$md/md/sync_action 2>/dev/null
+	mdadm /dev/$md --fail "$BENCH_VICTIM" --remove "$BENCH_VICTIM" >/dev/null 2>&1
+	mdadm --zero-superblock "$BENCH_VICTIM" >/dev/null 2>&1
+	echo idle >/sys/block/$md/md/sync_action 2>/dev/null
+	mdadm /dev/$md --add "$BENCH_VICTIM" >/dev/null 2>&1
+	vm_wait_for 20 md_running $md
+}
+
+bench_boost() {
+	mdb_call root Boost 'ssa{sv}' $md "$@"
+	[ "$MDB_RC" -eq 0 ] || { echo "Boost $* failed: $MDB_ERRMSG" >&2; return 1; }
+}
+
+bench_pos() { mdstat_progress $md | awk '{ print $2 }'; }

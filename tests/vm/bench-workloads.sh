@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Runs inside the test VM on four modelled hard disks (tests/vm/run-in-vm
+# --disk-model hdd, docs/disk-model.md): the NAS workload benchmark. A 4-disk
+# raid5 rebuilds onto a new member while its users do what a NAS's users do,
+# under each recipe.
+#
+#   bench-workloads.sh WINDOW SCALE [WORKLOAD...]
+#
+# The workloads (fio on /dev/md0, direct I/O):
+#   none    no users: the rebuild's limit
+#   seq1    a sequential reader, 1 MiB blocks, 1 request in flight
+#   seq8    the same, 8 requests in flight
+#   rand32  random 4 KiB reads, 32 in flight (the test NAS reviewers run)
+#   write   a sequential writer, 1 MiB blocks, 4 in flight (a backup arriving)
+#   bursty  the 8-deep reader, busy 30 s and idle 30 s
+# The users start from the middle of the array (random reads span all of
+# it); the rebuild starts at its first stripe, so every turn between them
+# costs a seek.
+#
+# The recipes: the rebuild frozen (what the users get while it is held
+# back, on the degraded array: the baseline of their share), md's defaults,
+# two forum recipes (speed_limit_min 50000; with stripe_cache_size and
+# read_ahead_kb 32768), fixed floors of 10, 25, 50 and 100 % of the limit
+# (md0's sync_speed_min, the limit measured at md's defaults), and
+# mdboost's fast and max. md's absolute limits are divided by SCALE, as the disk's rates are
+# (docs/disk-model.md): the defaults are 1000/SCALE and 200000/SCALE KiB/s,
+# the forum's 50000 is 50000/SCALE.
+#
+# Results are tab-separated lines:
+#   kernel KVER
+#   limit REBUILD_KiB/s
+#   result WORKLOAD RECIPE REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us
+# rates and latencies as measured in the VM. Each run: a fresh recovery of
+# the last member, the recipe, the users from then on, and WINDOW seconds of
+# measurement after 5 s (after 64 s for fast, whose floor is fitted once md's
+# 30 s average has settled under the boost, and settles again 30 s later).
+set -u
+
+# shellcheck source=tests/vm/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
+
+window=${1:?WINDOW}
+scale=${2:?SCALE}
+shift 2
+workloads=("$@")
+[ ${#workloads[@]} -gt 0 ] || workloads=(seq1 seq8 rand32 write bursty)
+recipes=(frozen defaults forum forum+cache floor10 floor25 floor50 floor100 fast max)
+
+bench_setup
+
+recipe() {
+	case "$1" in
+	defaults) ;;
+	frozen) echo frozen >/sys/block/$md/md/sync_action ;;
+	forum) echo $((50000 / scale)) >/proc/sys/dev/raid/speed_limit_min ;;
+	forum+cache)
+		echo $((50000 / scale)) >/proc/sys/dev/raid/speed_limit_min
+		echo 32768 >/sys/block/$md/md/stripe_cache_size
+		echo 32768 >/sys/block/$md/queue/read_ahead_kb
+		;;
+	floor*) echo $((limit * ${1#floor} / 100)) >/sys/block/$md/md/sync_speed_min ;;
+	fast | max) bench_boost "$1" 0 ;;
+	esac
+}
+
+undo() {
+	case "$1" in
+	fast | max) mdb_call root Restore 'sa{sv}' $md 0 ;;
+	frozen) echo idle >/sys/block/$md/md/sync_action ;;
+	esac
+	bench_defaults "$scale"
+}
+
+# users WORKLOAD SECONDS RAMP: starts fio in the background ($users_pid),
+# its JSON report in $MDB_TMP/fio.json.
+users() {
+	local args=(--name=users "--filename=/dev/$md" --direct=1 --ioengine=libaio --time_based
+		--runtime="$2" --ramp_time="$3" --output-format=json --output="$MDB_TMP/fio.json")
+	case "$1" in
+	seq1) args+=(--rw=read --bs=1M --iodepth=1 --offset=50%) ;;
+	seq8) args+=(--rw=read --bs=1M --iodepth=8 --offset=50%) ;;
+	rand32) args+=(--rw=randread --bs=4k --iodepth=32 --norandommap --randrepeat=1) ;;
+	write) args+=(--rw=write --bs=1M --iodepth=4 --offset=50%) ;;
+	bursty) args+=(--rw=read --bs=1M --iodepth=8 --offset=50% --thinktime=30s --thinktime_iotime=30s) ;;
+	esac
+	fio "${args[@]}" >/dev/null 2>&1 &
+	users_pid=$!
+}
+
+# run WORKLOAD RECIPE: prints "REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us".
+run() {
+	local workload=$1 name=$2 pre=5 p0 p1 t0 t1 stats='0 0 0'
+	[ "$name" = fast ] && pre=64
+	bench_defaults "$scale"
+	bench_start_recovery || { echo "no recovery started" >&2; return 1; }
+	recipe "$name" || return 1
+	users_pid=
+	[ "$workload" = none ] || users "$workload" $((window + pre)) "$pre"
+	sleep "$pre"
+	p0=$(bench_pos); t0=$EPOCHREALTIME
+	sleep "$window"
+	p1=$(bench_pos); t1=$EPOCHREALTIME
+	# Frozen, /proc/mdstat may show no position at all: the rebuild made none.
+	[ "$name" = frozen ] && p0=0 p1=0
+	if [ -n "$users_pid" ]; then
+		wait "$users_pid"
+		stats=$(jq -r '[.jobs[0].read, .jobs[0].write] | map(select(.io_bytes > 0)) | .[0] |
+			"\(.bw_bytes / 1024) \(.iops) \((.clat_ns.percentile["99.000000"] // 0) / 1000)"' "$MDB_TMP/fio.json")
+	fi
+	undo "$name"
+	if [ -z "$p0" ] || [ -z "$p1" ]; then
+		echo "the recovery ended inside the window; use larger disks" >&2
+		return 1
+	fi
+	awk -v p0="$p0" -v p1="$p1" -v t0="$t0" -v t1="$t1" -v s="$stats" \
+		'BEGIN { split(s, u, " "); printf "%.0f\t%.0f\t%.1f\t%.0f\n", (p1 - p0) / (t1 - t0), u[1], u[2], u[3] }'
+}
+
+printf 'kernel\t%s\n' "$(uname -r)"
+r=$(run none defaults) || exit 1
+limit=$(cut -f1 <<<"$r")
+printf 'limit\t%s\n' "$limit"
+for workload in "${workloads[@]}"; do
+	for name in "${recipes[@]}"; do
+		r=$(run "$workload" "$name") || exit 1
+		printf 'result\t%s\t%s\t%s\n' "$workload" "$name" "$r"
+	done
+done
