@@ -31,7 +31,7 @@ DEB_PACKAGES       := libcmocka-dev valgrind shellcheck clang-format groff-base
 #   UNIT_TESTS         cmocka binaries, also built with ASan/UBSan and run under valgrind
 #   INTEGRATION_TESTS  scripts run from the top folder against real daemons; exit 77 means skipped
 #   VM_TESTS           the same, each booting Debian's kernel in a VM (tests/vm)
-#   TOOL_TARGETS       what the tests, the benchmark and the demo use beside the
+#   TOOL_TARGETS       what the tests and the benchmarks use beside the
 #                      programs (the modelled disk); never built by `make` alone
 UNIT_TESTS        :=
 INTEGRATION_TESTS :=

@@ -15,7 +15,7 @@ DEB_PACKAGES += socat sudo iproute2 curl passwd qemu-system-x86 linux-image-amd6
 
 .PHONY: demo demo-stop demo-shell demo-rebuild
 
-demo: deps-if-missing all tools ## Boot a VM with a raid5 rebuilding and the whole stack; prints the URL (Ctrl-C stops)
+demo: deps-if-missing all ## Boot a VM with a raid5 rebuilding and the whole stack; prints the URL (Ctrl-C stops)
 	@demo/run --port $(DEMO_PORT) --disk-size $(DEMO_DISK_SIZE) --cpus $(DEMO_CPUS) --mem $(DEMO_MEM)
 
 demo-stop: ## Stop the running demo and remove its VM, disk images and sockets

@@ -1,8 +1,8 @@
 # The modelled hard disk (hdd-model.h): a pure model, tested as a unit, and
 # the nbdkit plugin that serves the VM tier's disks through it
-# (tests/vm/run-in-vm --disk-model hdd). A tool of the tests, the benchmark
-# and the demo: built by check, bench and demo, never by `make` alone or the
-# Debian package, which ship nothing of it.
+# (tests/vm/run-in-vm --disk-model hdd). A tool of the tests and the
+# benchmarks: the plugin is built by check and bench, never by `make` alone
+# or the Debian package, which ship nothing of it.
 HDD_MODEL_OBJ := $(BUILD)/diskmodel/hdd-model.o
 HDD_PLUGIN    := $(BUILD)/diskmodel/nbdkit-mdboost-hdd-plugin.so
 
