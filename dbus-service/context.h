@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <string.h>
+
 /* All of mdboostd's state, in one place. */
 
 #include <dbus/dbus.h>
@@ -55,9 +57,10 @@ typedef struct array_object {
         char name[MD_NAME_MAX + 1];
         char path[OBJECT_PATH_MAX];
         prop_cache cache;
-        syncmax_watch reshape; /* is its reshape stuck at sync_max? */
-        md_user_io user_io;    /* as last logged: UNKNOWN until the first poll */
-        uint64_t exposed_usec; /* first poll that found no redundancy left, µs since the epoch; 0 while it has some */
+        syncmax_watch reshape;  /* is its reshape stuck at sync_max? */
+        md_user_io user_io;     /* as last logged: UNKNOWN until the first poll */
+        int failures_tolerated; /* md_array_failures_tolerated() as last polled; -1: no redundancy to lose */
+        uint64_t exposed_usec;  /* first poll that found no redundancy left, µs since the epoch; 0 while it has some */
         /* The operation that runs, as followed from poll to poll. */
         bool op_running;
         md_sync_action op_action;
@@ -108,3 +111,11 @@ typedef struct context {
 
         struct auth_request *auths;
 } context;
+
+/* The D-Bus object of the array called @name, NULL before it is published. */
+static inline array_object *context_object(const context *c, const char *name) {
+        for (unsigned i = 0; i < c->n_objects; i++)
+                if (c->objects[i].name[0] && strcmp(c->objects[i].name, name) == 0)
+                        return &c->objects[i];
+        return NULL;
+}

@@ -82,13 +82,6 @@ static void emit_removed(context *c, const array_object *o) {
         dbus_message_unref(m);
 }
 
-static array_object *object_take(context *c, const char *name) {
-        for (unsigned i = 0; i < c->n_objects; i++)
-                if (c->objects[i].name[0] && strcmp(c->objects[i].name, name) == 0)
-                        return &c->objects[i];
-        return NULL;
-}
-
 /* A reshape held at sync_max with nothing driving it: said once in the log, shown in Stuck. */
 static void watch_reshape(context *c, const md_array *a, array_object *o) {
         char backup[PATH_MAX];
@@ -146,9 +139,11 @@ static void watch_redundancy(const md_array *a, array_object *o) {
 
         md_array_disk_counts(a, &dc);
         if (a->state == MD_ARRAY_INACTIVE || md_array_failures_tolerated(a, &dc, &tolerated) < 0) {
+                o->failures_tolerated = -1;
                 o->exposed_usec = 0;
                 return;
         }
+        o->failures_tolerated = (int)tolerated;
         if (tolerated > 0) {
                 if (o->exposed_usec)
                         log_notice("%s has redundancy again: it survives %u more failed member%s", a->name, tolerated,
@@ -215,7 +210,7 @@ void monitor_publish(context *c, bool emit) {
                 return;
         for (unsigned i = 0; i < c->arrays.n; i++) {
                 const md_array *a = &c->arrays.arrays[i];
-                array_object *old = object_take(c, a->name);
+                array_object *old = context_object(c, a->name);
 
                 if (old) {
                         objs[i] = *old;
@@ -328,10 +323,8 @@ static bool follow_boost(context *c, const char *uuid) {
                 return false;
         snprintf(why, sizeof(why), "after %s ended", e->operation);
         r = service_restore_array(c, a, NULL, why, &res);
-        if (r >= 0 || r == -MDB_ECONFLICT)
-                for (unsigned i = 0; i < c->n_objects; i++)
-                        if (strcmp(c->objects[i].name, a->name) == 0)
-                                c->objects[i].op_restored = true;
+        if ((r >= 0 || r == -MDB_ECONFLICT) && context_object(c, a->name))
+                context_object(c, a->name)->op_restored = true;
         if (r < 0 && res.message[0])
                 log_warning("automatic restore of %s: %s", a->name, res.message);
         /* A write the kernel refused stays in the journal: try again later, not on every poll. */

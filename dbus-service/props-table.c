@@ -257,29 +257,22 @@ static bool get_originals(const context *c, const md_array *a, DBusMessageIter *
 }
 
 static bool get_stuck(const context *c, const md_array *a, DBusMessageIter *it) {
-        for (unsigned i = 0; i < c->n_objects; i++)
-                if (strcmp(c->objects[i].name, a->name) == 0)
-                        return add_string(it, c->objects[i].reshape.stuck);
-        return add_string(it, "");
+        const array_object *o = context_object(c, a->name);
+
+        return add_string(it, o ? o->reshape.stuck : "");
 }
 
 static bool get_failures_tolerated(const context *c, const md_array *a, DBusMessageIter *it) {
-        md_disk_counts dc;
-        unsigned n;
-        dbus_int32_t v = -1;
+        const array_object *o = context_object(c, a->name);
+        dbus_int32_t v = o ? o->failures_tolerated : -1;
 
-        (void)c;
-        md_array_disk_counts(a, &dc);
-        if (a->state != MD_ARRAY_INACTIVE && md_array_failures_tolerated(a, &dc, &n) == 0)
-                v = (dbus_int32_t)n;
         return dbus_message_iter_append_basic(it, DBUS_TYPE_INT32, &v);
 }
 
 static bool get_no_redundancy_since(const context *c, const md_array *a, DBusMessageIter *it) {
-        for (unsigned i = 0; i < c->n_objects; i++)
-                if (strcmp(c->objects[i].name, a->name) == 0)
-                        return add_u64(it, c->objects[i].exposed_usec);
-        return add_u64(it, 0);
+        const array_object *o = context_object(c, a->name);
+
+        return add_u64(it, o ? o->exposed_usec : 0);
 }
 
 static bool add_entry(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value) {
@@ -294,13 +287,11 @@ static bool add_entry(DBusMessageIter *dict, const char *key, int type, const ch
 
 /* The last operation the service watched end, as a{sv}; empty before one has. */
 static bool get_last_operation(const context *c, const md_array *a, DBusMessageIter *it) {
-        const operation_record *r = NULL;
+        const array_object *o = context_object(c, a->name);
+        const operation_record *r = o ? &o->last_op : NULL;
         DBusMessageIter dict;
         bool ok;
 
-        for (unsigned i = 0; i < c->n_objects; i++)
-                if (strcmp(c->objects[i].name, a->name) == 0)
-                        r = &c->objects[i].last_op;
         if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{sv}", &dict))
                 return false;
         ok = true;
