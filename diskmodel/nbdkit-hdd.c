@@ -9,7 +9,8 @@
  * disk seeks ten times slower and transfers ten times slower (8.2 MB/s on
  * its outer zone), so an emulated CPU keeps up with it while seeking costs
  * what it costs on the real disk against the same transfer. One request is
- * served at a time, across every connection, as one actuator does.
+ * served at a time, across every connection, in the order they arrive, as
+ * one actuator without command queueing does.
  */
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
@@ -17,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,7 +27,7 @@
 
 #include "hdd-model.h"
 
-#define THREAD_MODEL NBDKIT_THREAD_MODEL_SERIALIZE_REQUESTS
+#define THREAD_MODEL NBDKIT_THREAD_MODEL_PARALLEL
 
 static char *filename;
 static unsigned scale = 10;
@@ -101,10 +103,35 @@ static uint64_t now_nsec(void) {
         return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Sleeps until @start plus the model's time for the request, scaled. */
-static int serve(uint64_t start, uint32_t count, uint64_t offset) {
-        double ms = hdd_request_ms(&disk, offset, count) * scale;
-        uint64_t end = start + (uint64_t)(ms * 1e6), now = now_nsec();
+/*
+ * The disk's own timeline. nbdkit hands every request to the plugin as it
+ * arrives (the parallel thread model), so the moment a request is queued
+ * here is its arrival at the disk. The model then serves them one after the
+ * other in that order: a request that arrives while the disk is busy starts
+ * when the one before it ends by the model, not when this process got round
+ * to answering that one (a busy host may wake a sleep late; a real disk
+ * does not wait for its host to read one answer before serving the next).
+ */
+static pthread_mutex_t disk_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t busy_until; /* CLOCK_MONOTONIC ns the last queued request ends */
+
+/* Queues a request arriving now; returns when it ends by the model. */
+static uint64_t queue(uint32_t count, uint64_t offset) {
+        uint64_t arrival = now_nsec(), start, end;
+        double ms;
+
+        pthread_mutex_lock(&disk_lock);
+        ms = hdd_request_ms(&disk, offset, count) * scale;
+        start = arrival > busy_until ? arrival : busy_until;
+        end = start + (uint64_t)(ms * 1e6);
+        busy_until = end;
+        pthread_mutex_unlock(&disk_lock);
+        return end;
+}
+
+/* Sleeps until @end, the request's end by the model. */
+static int serve(uint64_t end) {
+        uint64_t now = now_nsec();
 
         if (now >= end)
                 return 0;
@@ -112,7 +139,7 @@ static int serve(uint64_t start, uint32_t count, uint64_t offset) {
 }
 
 static int hdd_pread(void *handle, void *buf, uint32_t count, uint64_t offset, uint32_t flags) {
-        uint64_t start = now_nsec();
+        uint64_t end = queue(count, offset);
         char *p = buf;
 
         (void)handle;
@@ -129,11 +156,11 @@ static int hdd_pread(void *handle, void *buf, uint32_t count, uint64_t offset, u
                 }
                 done += (uint32_t)n;
         }
-        return serve(start, count, offset);
+        return serve(end);
 }
 
 static int hdd_pwrite(void *handle, const void *buf, uint32_t count, uint64_t offset, uint32_t flags) {
-        uint64_t start = now_nsec();
+        uint64_t end = queue(count, offset);
         const char *p = buf;
 
         (void)handle;
@@ -148,7 +175,7 @@ static int hdd_pwrite(void *handle, const void *buf, uint32_t count, uint64_t of
                 }
                 done += (uint32_t)n;
         }
-        return serve(start, count, offset);
+        return serve(end);
 }
 
 static struct nbdkit_plugin plugin = {
