@@ -119,3 +119,11 @@ static inline array_object *context_object(const context *c, const char *name) {
                         return &c->objects[i];
         return NULL;
 }
+
+/* What the service follows of the boost @e between polls, NULL before its first poll. */
+static inline const boost_watch *context_watch(const context *c, const journal_entry *e) {
+        for (unsigned i = 0; i < c->n_watches; i++)
+                if (strcmp(c->watches[i].uuid, e->uuid) == 0 && c->watches[i].since_usec == e->since_usec)
+                        return &c->watches[i];
+        return NULL;
+}

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "governor.h"
 #include "journal.h"
 
 static const char *const state_words[_GOVERNOR_STATE_MAX] = {
-        [GOVERNOR_OFF] = "",      [GOVERNOR_FITTING] = "pending", [GOVERNOR_FREE] = "free",
-        [GOVERNOR_HELD] = "held", [GOVERNOR_DONE] = "done",
+        [GOVERNOR_OFF] = "",
+        [GOVERNOR_FITTING] = "pending",
+        [GOVERNOR_FREE] = "free",
+        [GOVERNOR_LEARNING] = "learning",
+        [GOVERNOR_STEERING] = "steering",
+        [GOVERNOR_DONE] = "done",
 };
 
 const char *governor_state_to_string(governor_state s) {
@@ -19,10 +25,20 @@ const char *governor_state_to_string(governor_state s) {
 governor_state governor_state_from_string(const char *s) {
         if (!s)
                 return _GOVERNOR_STATE_INVALID;
+        if (strcmp(s, "held") == 0)
+                return GOVERNOR_STEERING; /* an earlier version's ceiling held at the floor: learnt again */
         for (int i = 0; i < _GOVERNOR_STATE_MAX; i++)
                 if (strcmp(s, state_words[i]) == 0)
                         return (governor_state)i;
         return _GOVERNOR_STATE_INVALID;
+}
+
+bool governor_writes_floor(governor_action a) {
+        return a == GOVERNOR_FIT || a == GOVERNOR_LEARN || a == GOVERNOR_STEER;
+}
+
+bool governor_writes_ceiling(governor_action a) {
+        return a == GOVERNOR_LEARN || a == GOVERNOR_STEER || a == GOVERNOR_LIFT;
 }
 
 governor_state governor_on_boost(const profile_settings *s, governor_state old, bool fast, bool writes_floor,
@@ -94,49 +110,98 @@ static void step_fit(const profile_settings *s, const md_array *a, const journal
         d->next = s->hold_ceiling ? GOVERNOR_FREE : GOVERNOR_DONE;
 }
 
-/*
- * The ceiling the boost keeps while the array's users are quiet: the one it
- * replaced when it held, else the one in the journal, else the kernel's.
- */
-static md_tval free_ceiling(const md_array *a, const journal_entry *e) {
+static uint64_t clamp(uint64_t v, uint64_t low, uint64_t high) {
+        return v < low ? low : v > high ? high : v;
+}
+
+/* The share of the users' target by which their throughput may miss it before the rate moves. */
+#define BAND_PERCENT 10
+
+uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint64_t low, uint64_t high) {
+        uint64_t next = rate;
+
+        /*
+         * Down fast, up slowly: a share missed costs the users now, a rate
+         * too low only costs the rebuild a little time. md keeps the rate
+         * as its own average over the last 30 s or so (its resync marks),
+         * so a step takes effect gradually and the next step sees part of
+         * it; small steps keep the loop from overshooting.
+         */
+        if (users * 100 < target * (100 - BAND_PERCENT))
+                next = rate - rate * 3 / 10;
+        else if (users * 100 > target * (100 + BAND_PERCENT))
+                next = rate + rate / 5 + 500;
+        return clamp(next, low, high);
+}
+
+/* The users' throughput since the span began, KiB/s; 0 when unknown. */
+static uint64_t span_kibs(const md_array *a, const governor_clock *clock, uint64_t now) {
+        if (a->io_sectors.kind != MD_V_NUMBER || clock->span_usec == 0 || now <= clock->span_usec ||
+            a->io_sectors.value < clock->span_sectors)
+                return 0;
+        return (a->io_sectors.value - clock->span_sectors) / 2 * 1000000 / (now - clock->span_usec);
+}
+
+static void span_start(const md_array *a, governor_clock *clock, uint64_t now) {
+        clock->span_usec = now;
+        clock->span_sectors = a->io_sectors.kind == MD_V_NUMBER ? a->io_sectors.value : 0;
+}
+
+/* Whether the kernel's limit @t is still the boost's own (or, after a crash mid-write, the one it replaced). */
+static bool limit_ours(const md_array *a, const journal_entry *e, md_tunable t) {
+        if (e->written[t].kind == MD_V_ABSENT)
+                return true;
+        return journal_tval_equal(&a->tunables[t], &e->written[t]) ||
+               (e->earlier[t].kind != MD_V_ABSENT && journal_tval_equal(&a->tunables[t], &e->earlier[t]));
+}
+
+/* The ceiling the rebuild gets while the users are quiet: the boost's own, as it was before the first hold. */
+static md_tval lift_ceiling(const md_array *a, const journal_entry *e) {
         const md_tunable t = MD_T_SYNC_SPEED_MAX;
 
-        if (e->fit == GOVERNOR_HELD)
-                return e->earlier[t];
+        if (e->lift_ceiling.kind != MD_V_ABSENT)
+                return e->lift_ceiling;
         if (e->written[t].kind != MD_V_ABSENT)
                 return e->written[t];
         return a->tunables[t];
 }
 
-/* The floor is the fitted one and the ceiling one the boost wrote or left, above the floor. */
-static bool hold_allowed(const md_array *a, const journal_entry *e, const md_tval *high) {
-        const md_tval *min = &e->written[MD_T_SYNC_SPEED_MIN], *now = &a->tunables[MD_T_SYNC_SPEED_MAX];
-        const md_tval *wrote = &e->written[MD_T_SYNC_SPEED_MAX], *before = &e->earlier[MD_T_SYNC_SPEED_MAX];
+/* What md holds the rebuild back to while the governor learns: the floor from before the boost. */
+static uint64_t held_rate(const journal_entry *e) {
+        const md_tval *o = &e->originals[MD_T_SYNC_SPEED_MIN];
 
-        if (!journal_tval_equal(&a->tunables[MD_T_SYNC_SPEED_MIN], min))
-                return false;
-        if (wrote->kind != MD_V_ABSENT && !journal_tval_equal(now, wrote) && !journal_tval_equal(now, before))
-                return false;
-        return (high->kind == MD_V_SYSTEM || high->kind == MD_V_LOCAL) && high->value > min->value;
+        return md_tval_has_number(o) && o->value > 0 ? o->value : 1000;
+}
+
+/* Writes @rate to both limits: @next LEARNING (held back) or STEERING. */
+static void set_rate(const md_array *a, const journal_entry *e, governor_action action, uint64_t rate,
+                     governor_decision *d) {
+        d->action = action;
+        d->next = action == GOVERNOR_LEARN ? GOVERNOR_LEARNING : GOVERNOR_STEERING;
+        d->value = (md_tval){ .kind = MD_V_LOCAL, .value = rate };
+        d->replaced = a->tunables[MD_T_SYNC_SPEED_MAX];
+        d->replaced_floor = a->tunables[MD_T_SYNC_SPEED_MIN];
+        d->lift = lift_ceiling(a, e);
+}
+
+static void lift(const md_array *a, const journal_entry *e, governor_decision *d) {
+        d->action = GOVERNOR_LIFT;
+        d->next = GOVERNOR_FREE;
+        d->value = lift_ceiling(a, e);
+        d->replaced = a->tunables[MD_T_SYNC_SPEED_MAX];
 }
 
 /*
- * Above its floor md yields to other I/O only while it sees some on the
- * members (is_mddev_idle), and only by waiting for its own requests in
- * flight; it sleeps only when its speed is over sync_speed_max. So while the
- * array's users read or write, the ceiling comes down to the fitted floor
- * and the rebuild keeps exactly that; once they have been quiet for
- * quiet_ms, the ceiling lifts and the rebuild takes the idle disks.
- * Users are what the md device itself counts (sys/block/<md>/stat): the
- * rebuild reads and writes the members, never the md device.
+ * Whether the array's users are busy: the md device's own counters
+ * (sys/block/<md>/stat) moved by USERS_BUSY_KIBS or more between two polls
+ * within quiet_ms. md counts the users' requests there, never the
+ * rebuild's, which reads and writes the members.
  */
 #define USERS_BUSY_KIBS 1024 /* less than this is housekeeping, not users to make room for */
 
-static void step_users(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
-                       uint64_t now, governor_decision *d) {
-        md_tval high, floor;
-        bool hold;
-
+static bool users_busy(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
+                       uint64_t now, bool *ret_first) {
+        *ret_first = false;
         if (a->io_sectors.kind != MD_V_NUMBER) {
                 clock->io_usec = 0; /* unknown: the users count as quiet */
         } else {
@@ -148,26 +213,135 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 clock->io_sectors = a->io_sectors.value;
                 clock->io_usec = now;
                 if (first) {
-                        /* A rate takes two reads. After a restart, a hold counts from now. */
-                        if (e->fit == GOVERNOR_HELD)
+                        /* A rate takes two reads. After a restart, a held rebuild counts as busy from now. */
+                        if (e->fit == GOVERNOR_LEARNING || e->fit == GOVERNOR_STEERING)
                                 clock->users_usec = now;
-                        return;
+                        *ret_first = true;
                 }
         }
-        hold = clock->users_usec != 0 && now - clock->users_usec < s->quiet_ms * 1000u;
-        if (hold == (e->fit == GOVERNOR_HELD))
+        return clock->users_usec != 0 && now - clock->users_usec < s->quiet_ms * 1000u;
+}
+
+/*
+ * Above its floor md yields to other I/O only while it sees some on the
+ * members (is_mddev_idle), and then only by waiting for its own requests in
+ * flight, so how much the users get is md's guess, from a few percent to
+ * most of the disks depending on how they read. Below its floor it never
+ * yields; above sync_speed_max it sleeps. With floor and ceiling at one
+ * rate md keeps the rebuild at exactly that rate, and the users get the
+ * rest: the governor's lever.
+ */
+static void step_users(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
+                       uint64_t now, governor_decision *d) {
+        unsigned share = e->users_share ? e->users_share : s->users_share;
+        uint64_t high, rate, next;
+        bool busy, first;
+
+        busy = users_busy(s, a, e, clock, now, &first);
+        if (first)
                 return;
-        high = free_ceiling(a, e);
-        if (!hold_allowed(a, e, &high)) {
+        if (!limit_ours(a, e, MD_T_SYNC_SPEED_MIN) || !limit_ours(a, e, MD_T_SYNC_SPEED_MAX)) {
                 d->action = GOVERNOR_STOP;
                 d->next = GOVERNOR_DONE;
                 return;
         }
-        floor = (md_tval){ .kind = MD_V_LOCAL, .value = e->written[MD_T_SYNC_SPEED_MIN].value };
-        d->action = hold ? GOVERNOR_HOLD : GOVERNOR_LIFT;
-        d->next = hold ? GOVERNOR_HELD : GOVERNOR_FREE;
-        d->value = hold ? floor : high;
-        d->replaced = hold ? high : floor;
+        high = lift_ceiling(a, e).value;
+        if (!md_tval_has_number(&e->written[MD_T_SYNC_SPEED_MIN]) || high <= held_rate(e)) {
+                /* Nothing between the held rate and the ceiling to steer in. */
+                d->action = GOVERNOR_STOP;
+                d->next = GOVERNOR_DONE;
+                return;
+        }
+        switch (e->fit) {
+        case GOVERNOR_FREE:
+                if (!busy)
+                        return;
+                set_rate(a, e, GOVERNOR_LEARN, held_rate(e), d);
+                span_start(a, clock, now);
+                return;
+        case GOVERNOR_LEARNING:
+                if (!busy) {
+                        lift(a, e, d);
+                        return;
+                }
+                if (clock->span_usec == 0) {
+                        span_start(a, clock, now); /* after a restart: learn from now */
+                        return;
+                }
+                if (now - clock->span_usec < s->learn_ms * 1000u)
+                        return;
+                clock->baseline_kibs = span_kibs(a, clock, now);
+                if (clock->baseline_kibs < USERS_BUSY_KIBS) {
+                        /* Too little to share: the users stopped. Held until quiet_ms says so. */
+                        clock->learnt_usec = 0;
+                        span_start(a, clock, now);
+                        return;
+                }
+                clock->users_kibs = clock->baseline_kibs;
+                clock->learnt_usec = now;
+                /*
+                 * A first rate: the last one steered to, else the users' share
+                 * taken from the floor the rebuild ran under before.
+                 */
+                rate = clock->rate_kibs;
+                if (rate == 0)
+                        rate = (md_tval_has_number(&e->earlier[MD_T_SYNC_SPEED_MIN])
+                                        ? e->earlier[MD_T_SYNC_SPEED_MIN].value
+                                        : s->fast_floor) /
+                               100 * (100 - share);
+                rate = clamp(rate, held_rate(e), high);
+                clock->rate_kibs = rate;
+                set_rate(a, e, GOVERNOR_STEER, rate, d);
+                d->baseline_kibs = clock->baseline_kibs;
+                d->users_kibs = clock->users_kibs;
+                d->target_kibs = clock->baseline_kibs / 100 * share;
+                span_start(a, clock, now);
+                return;
+        case GOVERNOR_STEERING:
+                if (!busy) {
+                        lift(a, e, d);
+                        return;
+                }
+                if (clock->learnt_usec == 0 || now - clock->learnt_usec >= s->relearn_ms * 1000u) {
+                        /* The users' demand changes: learn it again, from time to time and after a restart. */
+                        set_rate(a, e, GOVERNOR_LEARN, held_rate(e), d);
+                        span_start(a, clock, now);
+                        return;
+                }
+                if (clock->span_usec == 0) {
+                        span_start(a, clock, now);
+                        return;
+                }
+                if (now - clock->span_usec < s->step_ms * 1000u)
+                        return;
+                clock->users_kibs = span_kibs(a, clock, now);
+                span_start(a, clock, now);
+                /*
+                 * Users who moved less than housekeeping in a whole step are not
+                 * short of their share, they asked for little: the rate stays.
+                 * Throughput cannot tell a smaller demand from a starved one in
+                 * general; the baseline learnt again every relearn_ms bounds
+                 * how long a smaller demand holds the rebuild back.
+                 */
+                if (clock->users_kibs < USERS_BUSY_KIBS)
+                        return;
+                /* Users who get more than they did held back want more than then: their baseline grows. */
+                if (clock->users_kibs > clock->baseline_kibs)
+                        clock->baseline_kibs = clock->users_kibs;
+                rate = e->written[MD_T_SYNC_SPEED_MIN].value;
+                next = governor_next_rate(rate, clock->users_kibs, clock->baseline_kibs / 100 * share, held_rate(e),
+                                          high);
+                if (next == rate)
+                        return;
+                clock->rate_kibs = next;
+                set_rate(a, e, GOVERNOR_STEER, next, d);
+                d->baseline_kibs = clock->baseline_kibs;
+                d->users_kibs = clock->users_kibs;
+                d->target_kibs = clock->baseline_kibs / 100 * share;
+                return;
+        default:
+                return;
+        }
 }
 
 void governor_step(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
@@ -180,10 +354,58 @@ void governor_step(const profile_settings *s, const md_array *a, const journal_e
                 step_fit(s, a, e, clock, now, ret);
                 break;
         case GOVERNOR_FREE:
-        case GOVERNOR_HELD:
+        case GOVERNOR_LEARNING:
+        case GOVERNOR_STEERING:
                 step_users(s, a, e, clock, now, ret);
                 break;
         default:
+                break;
+        }
+}
+
+void governor_explain(const profile_settings *s, governor_state st, const governor_clock *clock, unsigned share,
+                      uint64_t rate, char *buf, size_t size) {
+        switch (st) {
+        case GOVERNOR_FITTING:
+                snprintf(buf, size,
+                         "The rebuild runs under fast's floor of %" PRIu64 " KiB/s; after %" PRIu64
+                         " s the floor comes down to %u %% of the speed it reached, and the governor follows the "
+                         "users.",
+                         rate, s->fit_after_ms / 1000, s->fit_percent);
+                break;
+        case GOVERNOR_FREE:
+                snprintf(buf, size,
+                         "The array's users are quiet: the rebuild may use the whole disks. When they get busy, "
+                         "they keep %u %% of what they get alone.",
+                         share);
+                break;
+        case GOVERNOR_LEARNING:
+                snprintf(buf, size,
+                         "The array's users are busy: the rebuild is held back to %" PRIu64 " KiB/s for %" PRIu64
+                         " s to measure what they get alone; they keep %u %% of it.",
+                         rate, s->learn_ms / 1000, share);
+                break;
+        case GOVERNOR_STEERING:
+                if (clock && clock->learnt_usec)
+                        snprintf(buf, size,
+                                 "The users get %" PRIu64 " KiB/s; alone they get %" PRIu64 " KiB/s, and they keep "
+                                 "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %" PRIu64 " KiB/s.",
+                                 clock->users_kibs, clock->baseline_kibs, share, clock->baseline_kibs / 100 * share,
+                                 rate);
+                else
+                        snprintf(buf, size,
+                                 "The rebuild runs at %" PRIu64 " KiB/s; what the users get alone is measured "
+                                 "again shortly.",
+                                 rate);
+                break;
+        case GOVERNOR_DONE:
+                snprintf(buf, size,
+                         "The governor no longer follows this boost (the floor was kept, an administrator changed "
+                         "a limit, or a write failed); the limits stay as they are.");
+                break;
+        default:
+                if (size)
+                        buf[0] = 0;
                 break;
         }
 }

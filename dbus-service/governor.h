@@ -8,26 +8,41 @@
  *
  * What drives it: monitor.c calls governor_step() on every poll with the
  * array as just read, while the boost's operation runs; service.c makes the
- * write the step decided (service_govern), journal first, and moves the
- * entry to the decision's next state, or to DONE when the write fails. A
+ * writes the step decided (service_govern), journal first, and moves the
+ * entry to the decision's next state, or to DONE when a write fails. A
  * Boost sets the state with governor_on_boost().
  *
- *   OFF      nothing is followed: the floor is not one `fast` chose itself
- *   FITTING  the boost's floor holds; once md's sync_speed has averaged over
- *            it (fit_after_ms), FIT lowers it to fit_percent of that speed
- *            -> FREE (hold_ceiling on) or DONE; a floor that would not come
- *            down, or one an administrator changed, ends it (KEEP -> DONE)
- *   FREE     the ceiling is the boost's own; users busy: HOLD -> HELD
- *   HELD     the ceiling is the fitted floor; users quiet for quiet_ms:
- *            LIFT -> FREE
- *   DONE     nothing is followed any more
+ * The admin states what the array's users keep: a share of the throughput
+ * they get while the rebuild is held back (users_share, 50 % by default).
+ * The governor learns that throughput by holding the rebuild back briefly,
+ * then steers the rebuild's rate so that the users keep their share, and
+ * gives the rebuild the whole disks while the users are quiet.
  *
- * From FREE or HELD an administrator's change of either limit ends the
- * following without a write (STOP -> DONE).
+ *   OFF       nothing is followed: the floor is not one `fast` chose itself
+ *   FITTING   the boost's floor holds; once md's sync_speed has averaged
+ *             over it (fit_after_ms), FIT lowers it to fit_percent of that
+ *             speed -> FREE (steering on) or DONE; a floor that would not
+ *             come down, or one an administrator changed, ends it
+ *             (KEEP -> DONE)
+ *   FREE      the ceiling is the boost's own; users busy: LEARN -> LEARNING
+ *   LEARNING  floor and ceiling are the original floor, so md holds the
+ *             rebuild back; after learn_ms the users' throughput meanwhile
+ *             is their baseline: STEER -> STEERING at a first rate; users
+ *             quiet for quiet_ms: LIFT -> FREE
+ *   STEERING  floor and ceiling are one rate, which md keeps to exactly;
+ *             every step_ms the users' throughput is compared with their
+ *             share of the baseline and the rate moves down or up (STEER);
+ *             every relearn_ms the baseline is learnt again (LEARN); users
+ *             quiet for quiet_ms: LIFT -> FREE
+ *   DONE      nothing is followed any more
+ *
+ * From FREE, LEARNING or STEERING an administrator's change of either limit
+ * ends the following without a write (STOP -> DONE).
  */
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "array.h"
@@ -39,13 +54,18 @@ typedef enum governor_state {
         GOVERNOR_OFF,
         GOVERNOR_FITTING,
         GOVERNOR_FREE,
-        GOVERNOR_HELD,
+        GOVERNOR_LEARNING,
+        GOVERNOR_STEERING,
         GOVERNOR_DONE,
         _GOVERNOR_STATE_MAX,
         _GOVERNOR_STATE_INVALID = -EINVAL,
 } governor_state;
 
-/* The journal's words: "" (OFF), "pending", "free", "held", "done". */
+/*
+ * The journal's words: "" (OFF), "pending", "free", "learning", "steering",
+ * "done". "held", the word of an earlier version for a ceiling held at the
+ * floor, reads as STEERING, whose baseline a restart learns again.
+ */
 const char *governor_state_to_string(governor_state s);
 governor_state governor_state_from_string(const char *s);
 
@@ -55,25 +75,42 @@ typedef struct governor_clock {
         uint64_t io_sectors;     /* the array's io_sectors at io_usec */
         uint64_t io_usec;        /* CLOCK_MONOTONIC time io_sectors was read, 0 before */
         uint64_t users_usec;     /* when the array last had users, 0 before */
+        uint64_t span_sectors;   /* io_sectors when the current learning or step began */
+        uint64_t span_usec;      /* when it began, 0 before */
+        uint64_t learnt_usec;    /* when the baseline was learnt, 0 before */
+        uint64_t baseline_kibs;  /* the users' throughput with the rebuild held back, KiB/s */
+        uint64_t users_kibs;     /* the users' throughput over the last span, KiB/s */
+        uint64_t rate_kibs;      /* the rate last steered to, KiB/s; 0 before */
 } governor_clock;
 
 typedef enum governor_action {
-        GOVERNOR_WAIT, /* nothing changes this poll */
-        GOVERNOR_FIT,  /* write @value to sync_speed_min */
-        GOVERNOR_KEEP, /* the fit ends, the floor stays: @why */
-        GOVERNOR_HOLD, /* write @value (the floor) to sync_speed_max */
-        GOVERNOR_LIFT, /* write @value (the boost's ceiling) to sync_speed_max */
-        GOVERNOR_STOP, /* an administrator changed a limit: following ends, nothing is written */
+        GOVERNOR_WAIT,  /* nothing changes this poll */
+        GOVERNOR_FIT,   /* write @value to sync_speed_min */
+        GOVERNOR_KEEP,  /* the fit ends, the floor stays: @why */
+        GOVERNOR_LEARN, /* write @value to sync_speed_min and sync_speed_max: the rebuild held back */
+        GOVERNOR_STEER, /* write @value to sync_speed_min and sync_speed_max: the rebuild's rate */
+        GOVERNOR_LIFT,  /* write @value (the boost's ceiling) to sync_speed_max */
+        GOVERNOR_STOP,  /* an administrator changed a limit: following ends, nothing is written */
+        _GOVERNOR_ACTION_MAX,
 } governor_action;
 
 typedef struct governor_decision {
         governor_action action;
-        governor_state next;   /* the state once the write (if any) is made */
-        md_tval value;         /* FIT, HOLD, LIFT: the value to write */
-        md_tval replaced;      /* FIT, HOLD, LIFT: the boost's value it replaces (journal "earlier") */
-        uint64_t speed;        /* FIT, KEEP: md's sync_speed it was read from, KiB/s */
-        bool changed_by_admin; /* KEEP: sync_speed_min is no longer what the boost wrote */
+        governor_state next;    /* the state once the writes (if any) are made */
+        md_tval value;          /* FIT, LEARN, STEER, LIFT: the value to write */
+        md_tval replaced;       /* FIT: the floor it replaces; else the ceiling (journal "earlier") */
+        md_tval replaced_floor; /* LEARN, STEER: the floor it replaces */
+        md_tval lift;           /* LEARN, STEER: the ceiling a LIFT puts back, for the journal */
+        uint64_t speed;         /* FIT, KEEP: md's sync_speed it was read from, KiB/s */
+        bool changed_by_admin;  /* KEEP: sync_speed_min is no longer what the boost wrote */
+        uint64_t users_kibs;    /* STEER: the users' throughput over the last step */
+        uint64_t baseline_kibs; /* STEER: their throughput with the rebuild held back */
+        uint64_t target_kibs;   /* STEER: what they are to keep */
 } governor_decision;
+
+/* Whether @a writes sync_speed_min, sync_speed_max. */
+bool governor_writes_floor(governor_action a);
+bool governor_writes_ceiling(governor_action a);
 
 /*
  * The state a Boost leaves: FITTING when it writes a `fast` floor of its own
@@ -101,3 +138,20 @@ void governor_step(const profile_settings *s, const md_array *a, const struct jo
  */
 int governor_fit_floor(const md_tval *speed, unsigned percent, const md_tval *original, const md_tval *written,
                        uint64_t *ret);
+
+/*
+ * The rebuild's next rate while steering, KiB/s: @rate lowered when the
+ * users' throughput @users is short of @target by more than the band,
+ * raised when it is above it by more, else @rate; always within [@low,
+ * @high].
+ */
+uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint64_t low, uint64_t high);
+
+/*
+ * One sentence in @buf that says what the governor of a boost in state @st
+ * does now and why, from what it measured (@clock, NULL after a restart),
+ * the users' @share and the rebuild's @rate (the floor the boost has,
+ * KiB/s). "" for OFF.
+ */
+void governor_explain(const profile_settings *s, governor_state st, const governor_clock *clock, unsigned share,
+                      uint64_t rate, char *buf, size_t size);

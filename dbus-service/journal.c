@@ -107,6 +107,37 @@ static int parse_tvals(json_object *o, const char *key, md_tval out[_MD_T_ARRAY_
         return 0;
 }
 
+/* "users_share": a whole percent 1..100, absent: 0 (the configuration's). */
+static int parse_share(json_object *o, unsigned *ret, char *why) {
+        json_object *v;
+        int64_t n;
+
+        if (!json_object_object_get_ex(o, "users_share", &v))
+                return 0;
+        if (!json_object_is_type(v, json_type_int))
+                return REJECT(why, "\"users_share\" is not a whole number");
+        n = json_object_get_int64(v);
+        if (n < 1 || n > 100)
+                return REJECT(why, "\"users_share\" is not a percent from 1 to 100");
+        *ret = (unsigned)n;
+        return 0;
+}
+
+/* "ceiling": a sync_speed_max as md shows it, absent: MD_V_ABSENT. */
+static int parse_ceiling(json_object *o, md_tval *ret, char *why) {
+        json_object *v;
+        const char *text;
+
+        if (!json_object_object_get_ex(o, "ceiling", &v))
+                return 0;
+        if (!json_object_is_type(v, json_type_string))
+                return REJECT(why, "\"ceiling\" is not a string");
+        text = json_object_get_string(v);
+        if (md_parse_tval(text, strlen(text), ret) < 0 || !md_tval_has_number(ret))
+                return REJECT(why, "\"ceiling\" is no limit md shows: \"%.24s\"", text);
+        return 0;
+}
+
 static int parse_entry(const char *uuid, json_object *o, journal_entry *ret, char *why) {
         journal_entry e = {};
         char fit[JOURNAL_WORD_MAX] = "";
@@ -146,6 +177,11 @@ static int parse_entry(const char *uuid, json_object *o, journal_entry *ret, cha
         e.fit = governor_state_from_string(fit);
         if (e.fit < 0)
                 return REJECT(why, "\"fit\" is an unknown state \"%s\"", fit);
+        r = parse_share(o, &e.users_share, why);
+        if (r == 0)
+                r = parse_ceiling(o, &e.lift_ceiling, why);
+        if (r < 0)
+                return r;
         *ret = e;
         return 0;
 }
@@ -258,6 +294,14 @@ static json_object *format_entry(const journal_entry *e) {
                 return NULL;
         if (e->fit != GOVERNOR_OFF)
                 json_object_object_add(o, "fit", json_object_new_string(governor_state_to_string(e->fit)));
+        if (e->users_share)
+                json_object_object_add(o, "users_share", json_object_new_int((int)e->users_share));
+        if (e->lift_ceiling.kind != MD_V_ABSENT) {
+                char text[64];
+
+                if (md_tval_format(&e->lift_ceiling, text, sizeof(text)) == 0)
+                        json_object_object_add(o, "ceiling", json_object_new_string(text));
+        }
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
                 if (e->earlier[t].kind != MD_V_ABSENT) {
                         if (add_tvals(o, "earlier", e->earlier) < 0)

@@ -14,7 +14,10 @@
  *                 "fit": "pending" } } }
  *
  * "fit" is the state of a `fast` boost's governor (governor.h): "pending",
- * "free", "held", "done", absent when nothing is followed. A value a later
+ * "free", "learning", "steering", "done", absent when nothing is followed;
+ * "users_share" the share the users keep when the Boost said one, and
+ * "ceiling" the boost's own ceiling once the governor first held the rebuild
+ * back. A value a later
  * write replaced moves to "earlier": one the boost wrote too (or the ceiling
  * it left in place), which Restore still counts as its own. The journal
  * records each new value before the kernel gets it, so a crash in between
@@ -50,6 +53,8 @@ typedef struct journal_entry {
         md_tval written[_MD_T_ARRAY_MAX];   /* read back after our write */
         md_tval earlier[_MD_T_ARRAY_MAX];   /* replaced by a later write of the same boost */
         governor_state fit;
+        unsigned users_share; /* the share of their throughput the users keep while steering; 0: the configuration's */
+        md_tval lift_ceiling; /* the ceiling the rebuild gets while the users are quiet, once steering held it */
 } journal_entry;
 
 typedef struct journal {

@@ -58,11 +58,28 @@ static int option_one(DBusMessageIter *entry, boost_options *o, bool seen[], cha
                 return 0;
         }
 
+        if (strcmp(key, "users_share") == 0) {
+                if (o->users_share) {
+                        snprintf(errbuf, errlen, "Option 'users_share' is given twice.");
+                        return -EINVAL;
+                }
+                r = option_number(&variant, key, &v, errbuf, errlen);
+                if (r < 0)
+                        return r;
+                if (v < 1 || v > 100) {
+                        snprintf(errbuf, errlen,
+                                 "Option 'users_share' = %" PRIu64 " is no share: a percent from 1 to 100.", v);
+                        return -ERANGE;
+                }
+                o->users_share = (unsigned)v;
+                return 0;
+        }
+
         t = md_tunable_from_name(key);
         if (t < 0 || !options_tunable_settable(t)) {
                 snprintf(errbuf, errlen,
-                         "Unknown option '%.64s'; known options are dry_run, sync_speed_min, "
-                         "sync_speed_max, stripe_cache_size and read_ahead_kb.",
+                         "Unknown option '%.64s'; known options are dry_run, users_share, sync_speed_min, "
+                         "sync_speed_max, stripe_cache_size, read_ahead_kb and sync_io_depth.",
                          key);
                 return -EINVAL;
         }
@@ -113,6 +130,12 @@ int options_parse_boost(DBusMessageIter *iter, boost_options *ret, char *errbuf,
                          "Option sync_speed_min (%" PRIu64 ") is above sync_speed_max (%" PRIu64
                          "); the kernel would never reach the floor.",
                          o.value[MD_T_SYNC_SPEED_MIN], o.value[MD_T_SYNC_SPEED_MAX]);
+                return -EINVAL;
+        }
+        if (o.users_share && o.set[MD_T_SYNC_SPEED_MIN]) {
+                snprintf(errbuf, errlen,
+                         "Options users_share and sync_speed_min exclude each other: with users_share the "
+                         "governor sets the floor itself.");
                 return -EINVAL;
         }
         *ret = o;

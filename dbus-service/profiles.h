@@ -28,8 +28,12 @@ typedef struct profile_settings {
         unsigned budget_percent;    /* share of MemTotal all stripe caches may pin */
         unsigned fit_percent;       /* fast's floor is lowered to this share of the boosted speed; 0: never */
         uint64_t fit_after_ms;      /* how long the boost runs before sync_speed is read for that */
-        unsigned hold_ceiling;      /* 1: fast's ceiling comes down to its fitted floor while the array has users */
+        unsigned hold_ceiling;      /* 1: after the fit, fast steers the rebuild while the array has users */
         uint64_t quiet_ms;          /* how long the users must be quiet before that ceiling lifts */
+        unsigned users_share;       /* percent of their held-back throughput the users keep while steering */
+        uint64_t learn_ms;          /* how long the rebuild is held back to learn that throughput */
+        uint64_t relearn_ms;        /* how often it is learnt again while steering */
+        uint64_t step_ms;           /* how often the rate is steered */
 } profile_settings;
 
 #define PROFILE_SETTINGS_DEFAULT                                                                                       \
@@ -40,7 +44,11 @@ typedef struct profile_settings {
                              .fit_percent = 80,                                                                        \
                              .fit_after_ms = 30000,                                                                    \
                              .hold_ceiling = 1,                                                                        \
-                             .quiet_ms = 30000 })
+                             .quiet_ms = 30000,                                                                        \
+                             .users_share = 50,                                                                        \
+                             .learn_ms = 10000,                                                                        \
+                             .relearn_ms = 300000,                                                                     \
+                             .step_ms = 5000 })
 
 #define PLAN_TEXT_MAX 32
 

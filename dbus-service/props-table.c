@@ -312,6 +312,43 @@ static bool get_last_operation(const context *c, const md_array *a, DBusMessageI
         return dbus_message_iter_close_container(it, &dict) && ok;
 }
 
+/*
+ * What the governor of the array's boost does and why, as a{sv}: state
+ * ("pending", "free", "learning", "steering", "done"), users_share (u, %),
+ * rate (t, KiB/s: the floor the boost has), baseline, users, target (t,
+ * KiB/s: what the users get alone, get now, are to keep; 0 until
+ * measured), why (s). Empty when no governor follows a boost.
+ */
+static bool get_governor(const context *c, const md_array *a, DBusMessageIter *it) {
+        const journal_entry *e = props_entry_of(c, a);
+        const boost_watch *w = e ? context_watch(c, e) : NULL;
+        const governor_clock *clk = w ? &w->governor : NULL;
+        DBusMessageIter dict;
+        bool ok = true;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{sv}", &dict))
+                return false;
+        if (e && e->fit != GOVERNOR_OFF) {
+                const char *state = governor_state_to_string(e->fit), *why = NULL;
+                dbus_uint32_t share = e->users_share ? e->users_share : c->cfg.profiles.users_share;
+                dbus_uint64_t rate = tval_number(&e->written[MD_T_SYNC_SPEED_MIN]);
+                dbus_uint64_t baseline = clk ? clk->baseline_kibs : 0, users = clk ? clk->users_kibs : 0;
+                dbus_uint64_t target = baseline / 100 * share;
+                char text[512];
+
+                governor_explain(&c->cfg.profiles, e->fit, clk, share, rate, text, sizeof(text));
+                why = text;
+                ok = add_entry(&dict, "state", DBUS_TYPE_STRING, "s", &state) &&
+                     add_entry(&dict, "users_share", DBUS_TYPE_UINT32, "u", &share) &&
+                     add_entry(&dict, "rate", DBUS_TYPE_UINT64, "t", &rate) &&
+                     add_entry(&dict, "baseline", DBUS_TYPE_UINT64, "t", &baseline) &&
+                     add_entry(&dict, "users", DBUS_TYPE_UINT64, "t", &users) &&
+                     add_entry(&dict, "target", DBUS_TYPE_UINT64, "t", &target) &&
+                     add_entry(&dict, "why", DBUS_TYPE_STRING, "s", &why);
+        }
+        return dbus_message_iter_close_container(it, &dict) && ok;
+}
+
 static bool get_has_bitmap(const context *c, const md_array *a, DBusMessageIter *it) {
         (void)c;
         return add_bool(it, a->has_bitmap);
@@ -358,6 +395,7 @@ static const prop_def array_props[] = {
         { "FailuresTolerated", "i", get_failures_tolerated, PROP_POLLED },
         { "NoRedundancySince", "t", get_no_redundancy_since, PROP_POLLED },
         { "LastOperation", "a{sv}", get_last_operation, PROP_POLLED },
+        { "Governor", "a{sv}", get_governor, PROP_POLLED },
         { "HasBitmap", "b", get_has_bitmap, PROP_POLLED },
         { "BitmapType", "s", get_bitmap_type, PROP_POLLED },
         { "UserIo", "s", get_user_io, PROP_POLLED },

@@ -281,6 +281,18 @@ static int boost_plan(context *c, const char *spec, const char *profile_name, co
                          "Unknown profile '%.32s'; the profiles are 'fast' and 'max'.", profile_name);
                 return -EINVAL;
         }
+        if (o->users_share && pr != PROFILE_FAST) {
+                snprintf(res->message, sizeof(res->message),
+                         "Option users_share is a target of the fast profile's governor; max never yields to the "
+                         "users.");
+                return -EINVAL;
+        }
+        if (o->users_share && (c->cfg.profiles.fit_percent == 0 || !c->cfg.profiles.hold_ceiling)) {
+                snprintf(res->message, sizeof(res->message),
+                         "Option users_share needs the governor, which the configuration turns off "
+                         "(fast_floor_fit_percent = 0 or fast_ceiling_hold = 0).");
+                return -EINVAL;
+        }
         a = find_array(c, spec, res);
         if (!a)
                 return -ENOENT;
@@ -358,6 +370,8 @@ static void boost_set_fit(context *c, profile pr, const boost_options *o, const 
                 writes_floor = writes_floor || p->items[i].tunable == MD_T_SYNC_SPEED_MIN;
         e->fit = governor_on_boost(&c->cfg.profiles, e->fit, pr == PROFILE_FAST, writes_floor,
                                    o->set[MD_T_SYNC_SPEED_MIN], &restart);
+        if (o->users_share || writes_floor)
+                e->users_share = o->users_share;
         if (restart) {
                 boost_watch *w = service_find_watch(c, e->uuid);
 
@@ -400,25 +414,40 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
 }
 
 /*
- * A later write of a boost (the fit, a hold, a lift): @e already holds the
- * new state, which the journal records before the kernel gets @text, so a
- * crash in between leaves a value the journal counts as the boost's. On
- * failure @e goes back to @saved and stops following; nothing is half-done.
+ * Later writes of a boost (the fit, a hold, a rate, a lift): @e already
+ * holds the new state, which the journal records before the kernel gets
+ * any of @n values, so a crash in between leaves values the journal counts
+ * as the boost's. When a write fails, the ones made before it are put back
+ * and @e goes back to @saved and stops following: nothing is half-done.
  */
-static int write_ahead(context *c, const md_array *a, journal_entry *e, const journal_entry *saved, md_tunable t,
-                       const char *text) {
-        md_tval back;
+static int write_ahead(context *c, const md_array *a, journal_entry *e, const journal_entry *saved,
+                       const md_tunable *ts, char (*texts)[64], unsigned n) {
+        md_tval back[2];
+        unsigned done = 0;
         int r;
 
         r = service_save_journal(c);
-        if (r == 0)
-                r = md_tunable_write(&c->root, a->name, t, text, &back);
+        for (; r == 0 && done < n; done++)
+                r = md_tunable_write(&c->root, a->name, ts[done], texts[done], &back[done]);
         if (r < 0) {
+                if (done > 0)
+                        done--; /* the one that failed */
+                while (done-- > 0) {
+                        char old[64];
+                        md_tval ignored;
+
+                        (void)md_tunable_restore_text(ts[done], &a->tunables[ts[done]], old, sizeof(old));
+                        if (md_tunable_write(&c->root, a->name, ts[done], old, &ignored) < 0)
+                                log_warning("%s: could not put %s back to %s", a->name, md_tunable_get(ts[done])->name,
+                                            old);
+                }
                 *e = *saved;
                 e->fit = GOVERNOR_DONE;
+                (void)service_save_journal(c);
                 return r;
         }
-        e->written[t] = back;
+        for (unsigned i = 0; i < n; i++)
+                e->written[ts[i]] = back[i];
         return 0;
 }
 
@@ -432,17 +461,25 @@ static void log_kept_floor(const md_array *a, const journal_entry *e, const gove
                 log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; %s stays", a->name, d->speed, from);
 }
 
-static void log_governed(const context *c, const md_array *a, const governor_decision *d, const change *ch) {
+static void log_governed(const context *c, const md_array *a, const journal_entry *e, const governor_decision *d,
+                         const change *ch) {
         switch (d->action) {
         case GOVERNOR_FIT:
                 log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; lowering it from %s to %s KiB/s "
                          "(%u %%), so the array's users get the rest",
                          a->name, d->speed, ch->old, ch->new_text, c->cfg.profiles.fit_percent);
                 break;
-        case GOVERNOR_HOLD:
-                log_info("%s: the array's users are busy; the rebuild is held to its floor of %s KiB/s "
-                         "(sync_speed_max %s -> %s)",
-                         a->name, ch->new_text, ch->old, ch->new_text);
+        case GOVERNOR_LEARN:
+                log_info("%s: the array's users are busy; the rebuild is held back to %s KiB/s for %" PRIu64
+                         " s to measure what they get alone (sync_speed_min and sync_speed_max %s)",
+                         a->name, ch->new_text, c->cfg.profiles.learn_ms / 1000, ch->new_text);
+                break;
+        case GOVERNOR_STEER:
+                log_info("%s: the users get %" PRIu64 " KiB/s of the %" PRIu64 " KiB/s they get alone, their share "
+                         "is %u %% (%" PRIu64 " KiB/s); the rebuild's rate goes from %" PRIu64 " to %s KiB/s",
+                         a->name, d->users_kibs, d->baseline_kibs,
+                         e->users_share ? e->users_share : c->cfg.profiles.users_share, d->target_kibs,
+                         d->replaced_floor.value, ch->new_text);
                 break;
         default:
                 log_info("%s: the array's users have been quiet for %" PRIu64 " s; the rebuild may run faster "
@@ -452,16 +489,19 @@ static void log_governed(const context *c, const md_array *a, const governor_dec
         }
 }
 
-static const char *const governed_audit[] = {
+static const char *const governed_audit[_GOVERNOR_ACTION_MAX] = {
         [GOVERNOR_FIT] = "fit",
-        [GOVERNOR_HOLD] = "hold",
+        [GOVERNOR_LEARN] = "learn",
+        [GOVERNOR_STEER] = "steer",
         [GOVERNOR_LIFT] = "lift",
 };
 
 bool service_govern(context *c, const md_array *a, journal_entry *e, const governor_decision *d) {
-        const md_tunable t = d->action == GOVERNOR_FIT ? MD_T_SYNC_SPEED_MIN : MD_T_SYNC_SPEED_MAX;
         const journal_entry saved = *e;
-        change ch = { .name = md_tunable_get(t)->name };
+        md_tunable ts[2];
+        char texts[2][64];
+        change chs[2];
+        unsigned n = 0;
         int r;
 
         switch (d->action) {
@@ -472,34 +512,42 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
                 e->fit = d->next;
                 return true;
         case GOVERNOR_STOP:
-                log_info("%s: sync_speed_min or sync_speed_max changed since the boost; the ceiling is left as "
-                         "it is",
+                log_info("%s: sync_speed_min or sync_speed_max changed since the boost; the governor leaves them "
+                         "as they are",
                          a->name);
                 e->fit = d->next;
                 return true;
         default:
                 break;
         }
-        /* The value the kernel has now: the boost's own, as the governor checked. */
-        tval_text(d->action == GOVERNOR_FIT ? &e->written[t] : &a->tunables[t], ch.old, sizeof(ch.old));
-        (void)md_tunable_restore_text(t, &d->value, ch.new_text, sizeof(ch.new_text)); /* a number or "system" */
-        if (e->originals[t].kind == MD_V_ABSENT)
-                e->originals[t] = a->tunables[t];
-        e->earlier[t] = d->replaced;
-        e->written[t] = d->value;
+        if (governor_writes_floor(d->action))
+                ts[n++] = MD_T_SYNC_SPEED_MIN;
+        if (governor_writes_ceiling(d->action))
+                ts[n++] = MD_T_SYNC_SPEED_MAX;
+        for (unsigned i = 0; i < n; i++) {
+                const md_tunable t = ts[i];
+
+                chs[i] = (change){ .name = md_tunable_get(t)->name };
+                /* The value the kernel has now: the boost's own, as the governor checked. */
+                tval_text(d->action == GOVERNOR_FIT ? &e->written[t] : &a->tunables[t], chs[i].old, sizeof(chs[i].old));
+                (void)md_tunable_restore_text(t, &d->value, texts[i], sizeof(texts[i])); /* a number or "system" */
+                snprintf(chs[i].new_text, sizeof(chs[i].new_text), "%s", texts[i]);
+                if (e->originals[t].kind == MD_V_ABSENT)
+                        e->originals[t] = a->tunables[t];
+                e->earlier[t] = t == MD_T_SYNC_SPEED_MIN && d->action != GOVERNOR_FIT ? d->replaced_floor : d->replaced;
+                e->written[t] = d->value;
+        }
+        if (e->lift_ceiling.kind == MD_V_ABSENT && d->lift.kind != MD_V_ABSENT)
+                e->lift_ceiling = d->lift;
         e->fit = d->next;
-        r = write_ahead(c, a, e, &saved, t, ch.new_text);
+        r = write_ahead(c, a, e, &saved, ts, texts, n);
         if (r < 0) {
-                if (d->action == GOVERNOR_FIT)
-                        log_warning("%s: could not lower sync_speed_min to %s: %s; %s stays", a->name, ch.new_text,
-                                    strerror(-r), ch.old);
-                else
-                        log_warning("%s: could not %s sync_speed_max: %s; it stays %s", a->name,
-                                    d->action == GOVERNOR_HOLD ? "hold" : "lift", strerror(-r), ch.old);
+                log_warning("%s: could not write %s: %s; the governor stops and the limits stay as they were", a->name,
+                            n == 2 ? "sync_speed_min and sync_speed_max" : chs[0].name, strerror(-r));
                 return true;
         }
-        log_governed(c, a, d, &ch);
-        audit_log(NULL, governed_audit[d->action], a->name, a->uuid, e->profile, &ch, 1);
+        log_governed(c, a, e, d, &chs[n - 1]);
+        audit_log(NULL, governed_audit[d->action], a->name, a->uuid, e->profile, chs, n);
         return true;
 }
 

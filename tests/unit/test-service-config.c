@@ -23,10 +23,16 @@ static void test_defaults_and_keys(void **state) {
         assert_int_equal(c.profiles.fit_after_ms, 30000);
         assert_int_equal(c.profiles.hold_ceiling, 1);
         assert_int_equal(c.profiles.quiet_ms, 30000);
+        assert_int_equal(c.profiles.users_share, 50);
+        assert_int_equal(c.profiles.learn_ms, 10000);
+        assert_int_equal(c.profiles.relearn_ms, 300000);
+        assert_int_equal(c.profiles.step_ms, 5000);
         assert_int_equal(config_parse("# comment\n\n  memory_budget_percent = 25  \n"
                                       "fast_sync_speed_min=80000\npoll_idle_ms = 10000\n"
                                       "fast_floor_fit_percent = 0\nfast_floor_fit_after_ms = 2000\n"
-                                      "fast_ceiling_hold = 0\nfast_ceiling_quiet_ms = 5000\n",
+                                      "fast_ceiling_hold = 0\nfast_ceiling_quiet_ms = 5000\nfast_users_share = 70\n"
+                                      "fast_governor_learn_ms = 2000\nfast_governor_relearn_ms = 60000\n"
+                                      "fast_governor_step_ms = 1000\n",
                                       &c, err, sizeof(err)),
                          0);
         assert_int_equal(c.profiles.budget_percent, 25);
@@ -37,6 +43,10 @@ static void test_defaults_and_keys(void **state) {
         assert_int_equal(c.profiles.fit_after_ms, 2000);
         assert_int_equal(c.profiles.hold_ceiling, 0);
         assert_int_equal(c.profiles.quiet_ms, 5000);
+        assert_int_equal(c.profiles.users_share, 70);
+        assert_int_equal(c.profiles.learn_ms, 2000);
+        assert_int_equal(c.profiles.relearn_ms, 60000);
+        assert_int_equal(c.profiles.step_ms, 1000);
 }
 
 static void test_refused(void **state) {
@@ -52,6 +62,11 @@ static void test_refused(void **state) {
                 "fast_floor_fit_after_ms = 999\n",
                 "fast_ceiling_hold = 2\n",
                 "fast_ceiling_quiet_ms = 999\n",
+                "fast_users_share = 0\n",
+                "fast_users_share = 101\n",
+                "fast_governor_learn_ms = 999\n",
+                "fast_governor_relearn_ms = 9999\n",
+                "fast_governor_step_ms = 600001\n",
         };
         config c = CONFIG_DEFAULT;
         char err[256];

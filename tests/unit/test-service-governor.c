@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The governor of a `fast` boost: its fit, its hold, its states. */
+/* The governor of a `fast` boost: its fit, its learning and steering, its states. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,15 +80,22 @@ static void boosted(md_array *a, journal_entry *e) {
         e->written[MD_T_SYNC_SPEED_MAX] = loc(200000);
 }
 
-/* What service_govern does with a decision whose write succeeds. */
+/* What service_govern does with a decision whose writes succeed. */
 static void apply(md_array *a, journal_entry *e, const governor_decision *d) {
-        md_tunable t = d->action == GOVERNOR_FIT ? MD_T_SYNC_SPEED_MIN : MD_T_SYNC_SPEED_MAX;
+        if (governor_writes_floor(d->action)) {
+                const md_tunable t = MD_T_SYNC_SPEED_MIN;
 
-        if (d->action == GOVERNOR_FIT || d->action == GOVERNOR_HOLD || d->action == GOVERNOR_LIFT) {
-                e->earlier[t] = d->replaced;
-                e->written[t] = d->value;
-                a->tunables[t] = d->value;
+                e->earlier[t] = d->action == GOVERNOR_FIT ? d->replaced : d->replaced_floor;
+                e->written[t] = a->tunables[t] = d->value;
         }
+        if (governor_writes_ceiling(d->action)) {
+                const md_tunable t = MD_T_SYNC_SPEED_MAX;
+
+                e->earlier[t] = d->replaced;
+                e->written[t] = a->tunables[t] = d->value;
+        }
+        if (e->lift_ceiling.kind == MD_V_ABSENT && d->lift.kind != MD_V_ABSENT)
+                e->lift_ceiling = d->lift;
         e->fit = d->next;
 }
 
@@ -97,7 +104,10 @@ static void test_states_words(void **state) {
         for (int s = 0; s < _GOVERNOR_STATE_MAX; s++)
                 assert_int_equal(governor_state_from_string(governor_state_to_string(s)), s);
         assert_string_equal(governor_state_to_string(GOVERNOR_FITTING), "pending");
+        assert_string_equal(governor_state_to_string(GOVERNOR_STEERING), "steering");
         assert_string_equal(governor_state_to_string(GOVERNOR_OFF), "");
+        /* An earlier version's ceiling held at the floor: steering, whose baseline is learnt again. */
+        assert_int_equal(governor_state_from_string("held"), GOVERNOR_STEERING);
         assert_int_equal(governor_state_from_string("soon"), -EINVAL);
         assert_int_equal(governor_state_from_string(NULL), -EINVAL);
         assert_null(governor_state_to_string(_GOVERNOR_STATE_MAX));
@@ -112,9 +122,9 @@ static void test_on_boost(void **state) {
         assert_true(restart);
         /* The caller's own floor, or another profile's, is never fitted. */
         assert_int_equal(governor_on_boost(&s, GOVERNOR_FITTING, true, true, true, &restart), GOVERNOR_OFF);
-        assert_int_equal(governor_on_boost(&s, GOVERNOR_HELD, false, true, false, &restart), GOVERNOR_OFF);
+        assert_int_equal(governor_on_boost(&s, GOVERNOR_STEERING, false, true, false, &restart), GOVERNOR_OFF);
         /* A boost that leaves the floor alone leaves the governor as it was. */
-        assert_int_equal(governor_on_boost(&s, GOVERNOR_HELD, true, false, false, &restart), GOVERNOR_HELD);
+        assert_int_equal(governor_on_boost(&s, GOVERNOR_STEERING, true, false, false, &restart), GOVERNOR_STEERING);
         assert_false(restart);
         s.fit_percent = 0;
         assert_int_equal(governor_on_boost(&s, GOVERNOR_OFF, true, true, false, &restart), GOVERNOR_OFF);
@@ -179,85 +189,208 @@ static void test_fit_keeps(void **state) {
         assert_int_equal(d.next, GOVERNOR_FITTING);
 }
 
-/* FREE holds the ceiling at the floor while users read; HELD lifts it after quiet_ms. */
-static void test_hold_and_lift(void **state) {
+/* The rate moves down by 30 % when the users miss their target by more than 10 %, up by 20 % (+500) above it. */
+static void test_next_rate(void **state) {
+        (void)state;
+        assert_int_equal(governor_next_rate(10000, 4000, 5000, 1000, 200000), 7000);
+        assert_int_equal(governor_next_rate(10000, 4600, 5000, 1000, 200000), 10000); /* inside the band */
+        assert_int_equal(governor_next_rate(10000, 5400, 5000, 1000, 200000), 10000);
+        assert_int_equal(governor_next_rate(10000, 5600, 5000, 1000, 200000), 12500);
+        /* Never below the held rate, never above the boost's ceiling. */
+        assert_int_equal(governor_next_rate(1200, 0, 5000, 1000, 200000), 1000);
+        assert_int_equal(governor_next_rate(190000, 9000, 5000, 1000, 200000), 200000);
+        /* No users and no target: the rate stays (within the bounds). */
+        assert_int_equal(governor_next_rate(500, 0, 0, 1000, 200000), 1000);
+        /* Large numbers do not overflow. */
+        assert_int_equal(governor_next_rate(2000000000, 1, UINT64_MAX / 1000, 1000, 2000000000), 1400000000);
+}
+
+/* One poll at @t seconds, the users having moved @kibs KiB/s since the last one. */
+static void poll_at(const profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                    uint64_t t, uint64_t kibs, governor_decision *d) {
+        if (*last)
+                a->io_sectors.value += kibs * 2 * (t - *last);
+        *last = t;
+        governor_step(s, a, e, clock, t * SEC, d);
+}
+
+/* A fitted boost (floor 16000) whose users get busy: it learns their throughput alone, then steers. */
+static void test_learn_steer_lift(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
         governor_clock clock = { .fit_start_usec = 1 };
         governor_decision d;
         journal_entry e;
+        uint64_t last = 0, t;
         md_array a;
 
         (void)state;
         boosted(&a, &e);
         governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_FIT);
         apply(&a, &e, &d);
         assert_int_equal(e.fit, GOVERNOR_FREE);
-        /* First read of io_sectors: a rate takes two. */
-        governor_step(&s, &a, &e, &clock, 101 * SEC, &d);
+        /* The first read of io_sectors: a rate takes two. Quiet users (100 KiB/s) change nothing. */
+        poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
-        /* Quiet: 100 KiB in a second. */
-        a.io_sectors = num(200);
-        governor_step(&s, &a, &e, &clock, 102 * SEC, &d);
+        poll_at(&s, &a, &e, &clock, &last, 102, 100, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
-        /* Busy: 10 MiB in a second. */
-        a.io_sectors = num(200 + 20480);
-        governor_step(&s, &a, &e, &clock, 103 * SEC, &d);
-        assert_int_equal(d.action, GOVERNOR_HOLD);
-        assert_int_equal(d.value.value, 16000);
-        assert_int_equal(d.replaced.value, 200000);
-        apply(&a, &e, &d);
-        assert_int_equal(e.fit, GOVERNOR_HELD);
-        /* Quiet again, but for less than quiet_ms: still held. */
-        governor_step(&s, &a, &e, &clock, 120 * SEC, &d);
-        assert_int_equal(d.action, GOVERNOR_WAIT);
-        governor_step(&s, &a, &e, &clock, 133 * SEC, &d);
-        assert_int_equal(d.action, GOVERNOR_LIFT);
+        /* Busy (10 MiB/s): the rebuild is held back to the original floor, both limits. */
+        poll_at(&s, &a, &e, &clock, &last, 103, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
         assert_int_equal(d.value.kind, MD_V_LOCAL);
+        assert_int_equal(d.value.value, 1000);
+        assert_int_equal(d.replaced.value, 200000);
+        assert_int_equal(d.replaced_floor.value, 16000);
+        assert_int_equal(d.lift.value, 200000);
+        apply(&a, &e, &d);
+        assert_int_equal(e.fit, GOVERNOR_LEARNING);
+        /* learn_ms (10 s) of users at 10 MiB/s: their baseline. */
+        for (t = 104; t < 113; t++) {
+                poll_at(&s, &a, &e, &clock, &last, t, 10240, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        poll_at(&s, &a, &e, &clock, &last, 113, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.baseline_kibs, 10240);
+        assert_int_equal(d.target_kibs, 5100);
+        /* The first rate: the users' share taken from the floor the rebuild ran under. */
+        assert_int_equal(d.value.value, 8000);
+        assert_int_equal(d.replaced_floor.value, 1000);
+        apply(&a, &e, &d);
+        assert_int_equal(e.fit, GOVERNOR_STEERING);
+        /* Users short of their 5100 KiB/s by more than 10 %: the rate comes down by 30 %. */
+        for (t = 114; t < 118; t++) {
+                poll_at(&s, &a, &e, &clock, &last, t, 2048, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        poll_at(&s, &a, &e, &clock, &last, 118, 2048, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.users_kibs, 2048);
+        assert_int_equal(d.value.value, 5600);
+        apply(&a, &e, &d);
+        /* Within the band: nothing written. */
+        for (t = 119; t <= 123; t++)
+                poll_at(&s, &a, &e, &clock, &last, t, 5000, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        /* Above it: up by a fifth. */
+        for (t = 124; t <= 128; t++)
+                poll_at(&s, &a, &e, &clock, &last, t, 8000, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 7220);
+        apply(&a, &e, &d);
+        /* Quiet for quiet_ms: the boost's ceiling comes back, the floor stays the rate. */
+        for (t = 129; t < 158; t++) {
+                poll_at(&s, &a, &e, &clock, &last, t, 0, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        poll_at(&s, &a, &e, &clock, &last, 158, 0, &d);
+        assert_int_equal(d.action, GOVERNOR_LIFT);
         assert_int_equal(d.value.value, 200000);
         apply(&a, &e, &d);
         assert_int_equal(e.fit, GOVERNOR_FREE);
-        assert_int_equal(e.earlier[MD_T_SYNC_SPEED_MAX].value, 16000);
+        assert_int_equal(a.tunables[MD_T_SYNC_SPEED_MIN].value, 7220);
 }
 
-/* An administrator's ceiling ends the following, nothing written. */
-static void test_admin_ceiling_stops(void **state) {
-        profile_settings s = PROFILE_SETTINGS_DEFAULT;
-        governor_clock clock = { .fit_start_usec = 1 };
-        governor_decision d;
-        journal_entry e;
-        md_array a;
-
-        (void)state;
-        boosted(&a, &e);
-        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
-        apply(&a, &e, &d);
-        governor_step(&s, &a, &e, &clock, 101 * SEC, &d);
-        a.tunables[MD_T_SYNC_SPEED_MAX] = loc(90000);
-        a.io_sectors = num(40960);
-        governor_step(&s, &a, &e, &clock, 102 * SEC, &d);
-        assert_int_equal(d.action, GOVERNOR_STOP);
-        assert_int_equal(d.next, GOVERNOR_DONE);
-}
-
-/* After a restart a HELD boost counts its users as busy from the first read. */
-static void test_held_after_restart(void **state) {
+/* While steering, the baseline is learnt again every relearn_ms; a share given with the boost counts. */
+static void test_relearn_and_share(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
         governor_clock clock = {};
         governor_decision d;
         journal_entry e;
+        uint64_t last = 0, t;
         md_array a;
 
         (void)state;
         boosted(&a, &e);
-        e.fit = GOVERNOR_HELD;
+        e.fit = GOVERNOR_FREE;
+        e.users_share = 80;
+        e.written[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MIN] = loc(20000);
+        poll_at(&s, &a, &e, &clock, &last, 10, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 11, 4096, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        for (t = 12; t <= 21; t++)
+                poll_at(&s, &a, &e, &clock, &last, t, 4096, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.target_kibs, 4096 / 100 * 80);
+        assert_int_equal(d.value.value, 4000); /* 20 % of 20000 */
+        apply(&a, &e, &d);
+        for (t = 22; t < 321; t++) {
+                poll_at(&s, &a, &e, &clock, &last, t, 3300, &d);
+                assert_int_not_equal(d.action, GOVERNOR_LEARN);
+                apply(&a, &e, &d);
+        }
+        poll_at(&s, &a, &e, &clock, &last, 321, 3300, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        assert_int_equal(d.value.value, 1000);
+        assert_int_equal(d.replaced_floor.value, 4000);
+        apply(&a, &e, &d);
+        /* Learnt again, it resumes at the rate it had. */
+        for (t = 322; t <= 331; t++)
+                poll_at(&s, &a, &e, &clock, &last, t, 3300, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 4000);
+}
+
+/* An administrator's limit ends the following, nothing written; so does a ceiling with no room above the held rate. */
+static void test_admin_limit_stops(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = {};
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0;
+        md_array a;
+
+        (void)state;
+        boosted(&a, &e);
+        e.fit = GOVERNOR_FREE;
+        poll_at(&s, &a, &e, &clock, &last, 1, 0, &d);
+        a.tunables[MD_T_SYNC_SPEED_MAX] = loc(90000);
+        poll_at(&s, &a, &e, &clock, &last, 2, 20480, &d);
+        assert_int_equal(d.action, GOVERNOR_STOP);
+        assert_int_equal(d.next, GOVERNOR_DONE);
+        /* The floor changed while steering. */
+        boosted(&a, &e);
+        e.fit = GOVERNOR_STEERING;
+        e.written[MD_T_SYNC_SPEED_MIN] = e.written[MD_T_SYNC_SPEED_MAX] = loc(8000);
+        a.tunables[MD_T_SYNC_SPEED_MAX] = loc(8000);
+        a.tunables[MD_T_SYNC_SPEED_MIN] = sys(1000);
+        clock = (governor_clock){};
+        last = 0;
+        poll_at(&s, &a, &e, &clock, &last, 1, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 2, 20480, &d);
+        assert_int_equal(d.action, GOVERNOR_STOP);
+        /* A crash between the journal and the write leaves the value it replaced: still the boost's. */
+        e.earlier[MD_T_SYNC_SPEED_MIN] = sys(1000);
+        poll_at(&s, &a, &e, &clock, &last, 3, 20480, &d);
+        assert_int_not_equal(d.action, GOVERNOR_STOP);
+}
+
+/* After a restart a steering boost counts its users as busy from the first read and learns them again. */
+static void test_steering_after_restart(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = {};
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0;
+        md_array a;
+
+        (void)state;
+        boosted(&a, &e);
+        e.fit = governor_state_from_string("held");
         e.written[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MIN] = loc(16000);
         e.written[MD_T_SYNC_SPEED_MAX] = a.tunables[MD_T_SYNC_SPEED_MAX] = loc(16000);
         e.earlier[MD_T_SYNC_SPEED_MAX] = loc(200000);
-        governor_step(&s, &a, &e, &clock, 500 * SEC, &d);
+        e.lift_ceiling = loc(200000);
+        poll_at(&s, &a, &e, &clock, &last, 500, 0, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
-        governor_step(&s, &a, &e, &clock, 510 * SEC, &d);
+        poll_at(&s, &a, &e, &clock, &last, 501, 0, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        /* Quiet all along: after quiet_ms the ceiling lifts to the boost's own. */
+        poll_at(&s, &a, &e, &clock, &last, 520, 0, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
-        governor_step(&s, &a, &e, &clock, 531 * SEC, &d);
+        poll_at(&s, &a, &e, &clock, &last, 531, 0, &d);
         assert_int_equal(d.action, GOVERNOR_LIFT);
         assert_int_equal(d.value.value, 200000);
         /* OFF and DONE follow nothing. */
@@ -267,16 +400,32 @@ static void test_held_after_restart(void **state) {
         assert_int_equal(d.next, GOVERNOR_DONE);
 }
 
+/* The sentence the Governor property carries names what was measured and set. */
+static void test_explain(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .learnt_usec = 1, .baseline_kibs = 10240, .users_kibs = 4000 };
+        char buf[512];
+
+        (void)state;
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 5600, buf, sizeof(buf));
+        assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
+                                 "(5100 KiB/s). The rebuild runs at 5600 KiB/s.");
+        governor_explain(&s, GOVERNOR_LEARNING, NULL, 50, 1000, buf, sizeof(buf));
+        assert_non_null(strstr(buf, "held back to 1000 KiB/s for 10 s"));
+        governor_explain(&s, GOVERNOR_STEERING, NULL, 50, 5600, buf, sizeof(buf));
+        assert_non_null(strstr(buf, "measured again shortly"));
+        governor_explain(&s, GOVERNOR_OFF, NULL, 50, 0, buf, sizeof(buf));
+        assert_string_equal(buf, "");
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_fit_floor),
-                cmocka_unit_test(test_states_words),
-                cmocka_unit_test(test_on_boost),
-                cmocka_unit_test(test_fit_after_span),
-                cmocka_unit_test(test_fit_keeps),
-                cmocka_unit_test(test_hold_and_lift),
-                cmocka_unit_test(test_admin_ceiling_stops),
-                cmocka_unit_test(test_held_after_restart),
+                cmocka_unit_test(test_fit_floor),         cmocka_unit_test(test_states_words),
+                cmocka_unit_test(test_on_boost),          cmocka_unit_test(test_fit_after_span),
+                cmocka_unit_test(test_fit_keeps),         cmocka_unit_test(test_next_rate),
+                cmocka_unit_test(test_learn_steer_lift),  cmocka_unit_test(test_relearn_and_share),
+                cmocka_unit_test(test_admin_limit_stops), cmocka_unit_test(test_steering_after_restart),
+                cmocka_unit_test(test_explain),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,6 +44,8 @@ static void assert_entry_equal(const journal_entry *a, const journal_entry *b) {
         assert_string_equal(a->profile, b->profile);
         assert_string_equal(a->operation, b->operation);
         assert_int_equal(a->fit, b->fit);
+        assert_int_equal(a->users_share, b->users_share);
+        assert_true(journal_tval_equal(&a->lift_ceiling, &b->lift_ceiling));
         assert_int_equal(a->since_usec, b->since_usec);
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++) {
                 assert_true(journal_tval_equal(&a->originals[t], &b->originals[t]));
@@ -59,10 +61,13 @@ static void test_round_trip(void **state) {
 
         (void)state;
         /*
-         * md127's floor was fitted and its ceiling held at it: the values they
-         * replaced are kept as the boost's too.
+         * md127's floor was fitted and the governor steers it with a share the
+         * boost gave: the values they replaced are kept as the boost's too, and
+         * the ceiling it lifts to.
          */
-        e2.fit = GOVERNOR_HELD;
+        e2.fit = GOVERNOR_STEERING;
+        e2.users_share = 70;
+        e2.lift_ceiling = (md_tval){ .kind = MD_V_SYSTEM, .value = 200000 };
         e2.earlier[MD_T_SYNC_SPEED_MIN] = e2.written[MD_T_SYNC_SPEED_MIN];
         e2.written[MD_T_SYNC_SPEED_MIN] = (md_tval){ .kind = MD_V_LOCAL, .value = 5652 };
         e2.earlier[MD_T_SYNC_SPEED_MAX] = (md_tval){ .kind = MD_V_SYSTEM, .value = 200000 };
@@ -77,7 +82,9 @@ static void test_round_trip(void **state) {
         assert_non_null(strstr(text, "\"5000 (local)\""));
         assert_non_null(strstr(text, "\"8192\""));
         assert_non_null(strstr(text, "\"pending\""));
-        assert_non_null(strstr(text, "\"held\""));
+        assert_non_null(strstr(text, "\"steering\""));
+        assert_non_null(strstr(text, "\"users_share\":70"));
+        assert_non_null(strstr(text, "\"ceiling\":\"200000 (system)\""));
         assert_non_null(strstr(text, "\"200000 (system)\""));
         assert_non_null(strstr(text, "\"earlier\""));
         assert_int_equal(journal_parse(text, &back, NULL), 0);
@@ -365,6 +372,36 @@ static void test_truncated_moved_aside(void **state) {
 }
 
 /* Bad entries are set aside in a copy of the file as it was; the good ones load. */
+/* A governor's share and ceiling that are not what this version writes set the entry aside, with why. */
+static void test_parse_rejects_governor_fields(void **state) {
+        static const struct {
+                const char *fields, *why;
+        } cases[] = {
+                { "\"users_share\":0", "not a percent from 1 to 100" },
+                { "\"users_share\":101", "not a percent from 1 to 100" },
+                { "\"users_share\":\"50\"", "\"users_share\" is not a whole number" },
+                { "\"ceiling\":\"none\"", "\"ceiling\" is no limit md shows" },
+                { "\"ceiling\":200000", "\"ceiling\" is not a string" },
+        };
+
+        (void)state;
+        for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                char text[512];
+                journal_load_report rep;
+                journal j = {};
+
+                snprintf(text, sizeof(text),
+                         "{\"version\":1,\"clean\":false,\"boosts\":{\"" UUID1 "\":{\"array\":\"md0\","
+                         "\"profile\":\"fast\",\"operation\":\"recover\",\"since\":1,\"fit\":\"steering\",%s}}}",
+                         cases[i].fields);
+                assert_int_equal(journal_parse(text, &j, &rep), 0);
+                assert_int_equal(j.n, 0);
+                assert_int_equal(rep.n_rejected, 1);
+                assert_non_null(strstr(rep.rejected[0].why, cases[i].why));
+                journal_free(&j);
+        }
+}
+
 static void test_rejected_entries_copied(void **state) {
         static const char text[] =
                 "{\"version\":1,\"clean\":false,\"boosts\":{"
@@ -495,6 +532,7 @@ int main(void) {
                 cmocka_unit_test(test_parse_refuses),
                 cmocka_unit_test(test_parse_sets_aside_bad_entries),
                 cmocka_unit_test(test_rejected_entries_copied),
+                cmocka_unit_test(test_parse_rejects_governor_fields),
                 cmocka_unit_test(test_unreadable_refused),
                 cmocka_unit_test(test_save_load),
                 cmocka_unit_test(test_corrupt_moved_aside),

@@ -11,8 +11,10 @@
 #   - Restore brings back every original byte for byte;
 #   - fast lowers its floor to 80 % of md's sync_speed under it (after 10 s
 #     here, fast_floor_fit_after_ms); while a reader uses the array the
-#     ceiling comes down to that floor, and it lifts 5 s after the reader
-#     stops (fast_ceiling_quiet_ms); the boost still restores by itself, byte
+#     governor holds the rebuild back to md's original floor (both limits)
+#     to learn what the reader gets alone, from md's own counters, then
+#     steers both limits as one rate; the ceiling lifts 5 s after the
+#     reader stops (fast_ceiling_quiet_ms); the boost still restores by itself, byte
 #     for byte, when the recovery completes;
 #   - kill -9 after a boost, then a restart, restores;
 #   - the kernel's refusals come back as the documented D-Bus errors with
@@ -92,7 +94,7 @@ mdadm --create /dev/md1 --run --quiet --level=raid1 --raid-devices=2 \
 # The fit's wait and the users' quiet span shortened from md's 30 s so both
 # fall inside the recovery.
 conf=$MDB_TMP/mdboostd.conf
-printf 'fast_floor_fit_after_ms = 10000\nfast_ceiling_quiet_ms = 5000\n' >"$conf"
+printf 'fast_floor_fit_after_ms = 10000\nfast_ceiling_quiet_ms = 5000\nfast_governor_learn_ms = 3000\nfast_governor_step_ms = 2000\n' >"$conf"
 
 mdb_start_bus
 mdb_start_polkit
@@ -144,12 +146,15 @@ mdb_check "its log gives the rate it read and the floor it wrote" \
 # A user of the array: md counts its reads in sys/block/md0/stat.
 ( while :; do dd if=/dev/md0 of=/dev/null bs=1M count=64 iflag=direct status=none || exit; done ) &
 reader=$!
-held() { [ "$(md_attr md0 sync_speed_max)" = "$fitted_floor" ]; }
-vm_wait_for 15 held
-mdb_check "with a reader on md0 the ceiling comes down to the floor: '$(md_attr md0 sync_speed_max)'" held
-mdb_check "its log says the users are busy" \
-	grep -q "md0: the array's users are busy; the rebuild is held to its floor of ${fitted_floor%% *} KiB/s" \
-	"$MDB_TMP/service.log"
+learning() { [ "$(md_attr md0 sync_speed_min)" = "1000 (local)" ] && [ "$(md_attr md0 sync_speed_max)" = "1000 (local)" ]; }
+vm_wait_for 15 learning
+mdb_check "with a reader on md0 the rebuild is held back to md's original floor, both limits: '$(md_attr md0 sync_speed_min)', '$(md_attr md0 sync_speed_max)'" \
+	grep -q "md0: the array's users are busy; the rebuild is held back to 1000 KiB/s for 3 s" "$MDB_TMP/service.log"
+steering() { mdb_array_prop md0 Governor | jq -e '.state.data == "steering" and .baseline.data > 1024' >/dev/null; }
+vm_wait_for 20 steering
+mdb_check "then it steers, having learnt what the reader gets alone: $(mdb_array_prop md0 Governor | jq -r '.why.data')" \
+	steering
+mdb_check "floor and ceiling are one rate" [ "$(md_attr md0 sync_speed_min)" = "$(md_attr md0 sync_speed_max)" ]
 pkill -P "$reader" dd; kill "$reader" 2>/dev/null
 wait "$reader" 2>/dev/null
 lifted() { [ "$(md_attr md0 sync_speed_max)" = "$ceiling" ]; }
