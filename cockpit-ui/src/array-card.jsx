@@ -12,8 +12,8 @@ import { BoostDialog, ErrorAlert, TunableText } from "./boost-dialog.jsx";
 import { History } from "./history.jsx";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 import {
-    actionLabel, compareTunables, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, operationName,
-    tunableLabel,
+    actionLabel, compareTunables, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, governorText,
+    operationName, tunableLabel,
 } from "./format.js";
 
 const ROLES = {
@@ -175,12 +175,25 @@ const RedundancyAlert = ({ array }) => {
     );
 };
 
+// What the governor of a `fast` boost does now and why.
+const GovernorNote = ({ array }) => {
+    const gov = Object.fromEntries(Object.entries(array.Governor || {}).map(([k, v]) => [k, v.v]));
+    const text = governorText(gov);
+    if (!array.Boosted || !text)
+        return null;
+    return (
+        <p className="mdb-governor" data-state={gov.state}>
+            <strong>{_("Governor:")}</strong> {text}
+        </p>
+    );
+};
+
+const REBUILDS = ["resync", "recover", "recovery", "reshape"];
+
 // After a rebuild, an array without a write-intent bitmap is told what one
 // would have saved: md marks a region dirty before writing to it, so a
 // member that comes back (mdadm --re-add) or an unclean stop needs only the
 // dirty regions resynced, not the whole array.
-const REBUILDS = ["resync", "recover", "recovery", "reshape"];
-
 const BitmapAdvice = ({ array }) => {
     const idle = !array.Action || array.Action === "idle";
     if (!array.CanBoost || array.HasBitmap !== false || !idle || array.Degraded > 0 ||
@@ -293,6 +306,7 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                         {cockpit.format(_("Boosted with the $0 profile since $1. The original values are shown beside the current ones."),
                                         array.Profile, formatTimestampMicro(array.BoostedSince))}
                     </p>}
+                <GovernorNote array={array} />
                 <div className="mdb-columns">
                     <section aria-label={_("Members")}>
                         <h3 className="mdb-section-title">{_("Members")}</h3>

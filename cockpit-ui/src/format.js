@@ -132,3 +132,28 @@ export function describeError(err) {
     const detail = (err && (err.message || err.problem)) || "";
     return { title, detail: detail === title ? "" : detail };
 }
+
+// What the governor of a `fast` boost does now and why (the Governor
+// property, its values unwrapped), in the page's words and unit; the
+// service's own sentence (`why`) for what has no numbers.
+export function governorText(gov) {
+    const share = gov.users_share;
+    switch (gov.state) {
+    case "pending":
+        return cockpit.format(_("The rebuild runs under fast's floor of $0. Once md has measured the rate the disks reach under it, the floor comes down to a share of that, and the governor follows the array's users."),
+                              formatSpeed(gov.rate));
+    case "free":
+        return cockpit.format(_("The array's users are quiet: the rebuild may use the whole disks. When they get busy, they keep $0 % of what they get alone."), share);
+    case "learning":
+        return cockpit.format(_("The array's users are busy: the rebuild is held back to $0 for a few seconds to measure what they get alone; they keep $1 % of it."),
+                              formatSpeed(gov.rate), share);
+    case "steering":
+        if (!gov.baseline)
+            return cockpit.format(_("The rebuild runs at $0; what the users get alone is measured again shortly."), formatSpeed(gov.rate));
+        return cockpit.format(_("The users get $0; alone they get $1, and they keep $2 % of it ($3). The rebuild runs at $4."),
+                              formatSpeed(gov.users), formatSpeed(gov.baseline), share, formatSpeed(gov.target),
+                              formatSpeed(gov.rate));
+    default:
+        return gov.why || "";
+    }
+}

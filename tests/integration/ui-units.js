@@ -131,6 +131,18 @@ test("tunableMeaning reads the kernel's speed limit texts", () => {
     assert.equal(fmt.tunableMeaning("sync_speed_min", "none"), "");
 });
 
+test("governorText says what the governor does, in MiB/s, from the Governor property", () => {
+    assert.equal(fmt.governorText({ state: "steering", users_share: 50, rate: 2180, baseline: 14855, users: 14845, target: 7400 }),
+                 "The users get 14.5 MiB/s; alone they get 14.5 MiB/s, and they keep 50 % of it (7.23 MiB/s). The rebuild runs at 2.13 MiB/s.");
+    assert.equal(fmt.governorText({ state: "steering", users_share: 50, rate: 2180, baseline: 0 }),
+                 "The rebuild runs at 2.13 MiB/s; what the users get alone is measured again shortly.");
+    assert.match(fmt.governorText({ state: "learning", users_share: 80, rate: 1000 }), /held back to 0\.98 MiB\/s .* they keep 80 % of it/);
+    assert.match(fmt.governorText({ state: "pending", rate: 50000 }), /fast's floor of 48\.8 MiB\/s/);
+    assert.match(fmt.governorText({ state: "free", users_share: 50 }), /users are quiet/);
+    assert.equal(fmt.governorText({ state: "done", why: "The governor no longer follows this boost." }), "The governor no longer follows this boost.");
+    assert.equal(fmt.governorText({}), "");
+});
+
 test("formatSpeed gives every speed in MiB/s, three digits at most two decimals", () => {
     assert.equal(fmt.formatSpeed(20480), "20 MiB/s");
     assert.equal(fmt.formatSpeed(10000), "9.77 MiB/s");
