@@ -215,6 +215,49 @@ static void test_rollback(void **state) {
         journal_free(&j);
 }
 
+/*
+ * The governor's writes of floor and ceiling are one: when the second
+ * fails, the first is put back, the journal says so, and following ends.
+ */
+static void test_govern_second_write_fails(void **state) {
+        svc *s = *state;
+        governor_decision d;
+        const md_array *a;
+        journal_entry *e;
+        op_result res;
+        journal j;
+
+        assert_int_equal(boost(s, "md0", "fast", NULL, &res), 0);
+        assert_int_equal(service_refresh(&s->c), 0);
+        a = md_array_set_find(&s->c.arrays, "md0");
+        e = journal_find(&s->c.journal, UUID);
+        assert_non_null(a);
+        assert_non_null(e);
+        e->fit = GOVERNOR_FREE;
+        d = (governor_decision){ .action = GOVERNOR_LEARN,
+                                 .next = GOVERNOR_LEARNING,
+                                 .value = { .kind = MD_V_LOCAL, .value = 1000 },
+                                 .replaced = a->tunables[MD_T_SYNC_SPEED_MAX],
+                                 .replaced_floor = a->tunables[MD_T_SYNC_SPEED_MIN],
+                                 .lift = a->tunables[MD_T_SYNC_SPEED_MAX] };
+        setenv("MDBOOST_FAKEKERNEL_FAIL", MD0 "sync_speed_max=EIO", 1);
+        assert_true(service_govern(&s->c, a, e, &d));
+        assert_file(s, MD0 "sync_speed_min", "50000 (local)\n");
+        assert_file(s, MD0 "sync_speed_max", "200000 (local)\n");
+        assert_int_equal(e->fit, GOVERNOR_DONE);
+        assert_int_equal(e->written[MD_T_SYNC_SPEED_MIN].value, 50000);
+        assert_int_equal(e->written[MD_T_SYNC_SPEED_MAX].value, 200000);
+        assert_int_equal(e->lift_ceiling.kind, MD_V_ABSENT);
+        load_journal(s, &j);
+        assert_int_equal(j.entries[0].fit, GOVERNOR_DONE);
+        assert_int_equal(j.entries[0].written[MD_T_SYNC_SPEED_MIN].value, 50000);
+        journal_free(&j);
+        /* Restore still finds everything the boost's own. */
+        unsetenv("MDBOOST_FAKEKERNEL_FAIL");
+        assert_int_equal(service_restore(&s->c, "md0", NULL, &res), 0);
+        assert_untouched(s);
+}
+
 /* A value put back cannot be written: the journal keeps its original for Restore to try again. */
 static void test_rollback_keeps_original(void **state) {
         svc *s = *state;
@@ -385,6 +428,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_dry_run, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback_keeps_original, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_govern_second_write_fails, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_conflict, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_options, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_budget, setup_small, teardown),
