@@ -11,7 +11,9 @@ void audit_log(const caller *who, const char *verb, const char *array, const cha
         char line[2048], whobuf[320];
         size_t len;
 
-        if (!who || who->automatic)
+        if (who && who->automatic && who->policy[0])
+                snprintf(whobuf, sizeof(whobuf), "mdboostd (%s)", who->policy);
+        else if (!who || who->automatic)
                 snprintf(whobuf, sizeof(whobuf), "mdboostd (automatic)");
         else
                 caller_describe(who, whobuf, sizeof(whobuf));

@@ -21,7 +21,8 @@ typedef struct caller {
         char bus_name[256];
         uint32_t uid;
         uint32_t pid;
-        bool automatic;      /* the daemon itself: automatic restore */
+        bool automatic;      /* the daemon itself: automatic restore, or a policy's boost */
+        char policy[96];     /* automatic: the policy it acts for, "" for none */
         bool has_login;      /* the caller process belongs to a login session (caller.h) */
         uint32_t login_uid;  /* whose: the user who logged in, whatever uid the process has now */
         char login_name[64]; /* that user's name, "" when no account has the uid */

@@ -46,6 +46,45 @@ static char *strip(char *s) {
         return s;
 }
 
+/*
+ * "policy_rebuild = RULE", "policy_check = RULE": the default for every
+ * array; "policy_rebuild.UUID = RULE": one array's own (its UUID as md or
+ * mdadm --detail shows it). 1 when  is none of these.
+ */
+static int config_policy(const char *key, const char *value, unsigned lineno, config *c, char *errbuf, size_t errlen) {
+        char name[32], uuid[37];
+        const char *dot = strchr(key, '.');
+        size_t len = dot ? (size_t)(dot - key) : strlen(key);
+        policy_class k;
+        policy_rule rule;
+        int r;
+
+        if (len >= sizeof(name))
+                return 1;
+        memcpy(name, key, len);
+        name[len] = 0;
+        if (strncmp(name, "policy_", 7) != 0)
+                return 1;
+        k = policy_class_from_string(name + 7);
+        if (k < 0)
+                return 1;
+        if (dot && md_parse_uuid(dot + 1, strlen(dot + 1), uuid) < 0) {
+                snprintf(errbuf, errlen, "line %u: '%.64s' does not name an array by its UUID", lineno, dot + 1);
+                return -EINVAL;
+        }
+        r = policy_rule_parse(value, &rule);
+        if (r < 0) {
+                snprintf(errbuf, errlen, "line %u: %s must be none, fast, fast:N (N from 1 to 100) or max", lineno,
+                         key);
+                return r;
+        }
+        r = policy_set_rule(&c->policies, dot ? uuid : NULL, k, &rule);
+        if (r < 0)
+                snprintf(errbuf, errlen, "line %u: more than %u arrays have their own policy", lineno,
+                         POLICY_ARRAYS_MAX);
+        return r;
+}
+
 static int config_line(char *line, unsigned lineno, config *c, char *errbuf, size_t errlen) {
         char *eq, *key, *value;
         uint64_t v;
@@ -61,6 +100,12 @@ static int config_line(char *line, unsigned lineno, config *c, char *errbuf, siz
         *eq = 0;
         key = strip(line);
         value = strip(eq + 1);
+        {
+                int r = config_policy(key, value, lineno, c, errbuf, errlen);
+
+                if (r <= 0)
+                        return r;
+        }
         for (size_t i = 0; i < sizeof(config_keys) / sizeof(config_keys[0]); i++) {
                 const config_key *k = &config_keys[i];
                 int r;

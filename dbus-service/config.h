@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy.h"
 #include "profiles.h"
 
 #define CONFIG_DEFAULT_PATH "/etc/mdboost/mdboostd.conf"
@@ -18,6 +19,7 @@ typedef struct config {
         uint64_t poll_active_ms; /* while an operation runs or a boost is in place */
         uint64_t poll_idle_ms;
         uint64_t reshape_stuck_ms; /* a reshape held at sync_max with nothing driving it this long is stuck */
+        policy_set policies;       /* policy_rebuild, policy_check, and their .UUID forms: none by default */
 } config;
 
 #define CONFIG_DEFAULT                                                                                                 \

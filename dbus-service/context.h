@@ -67,7 +67,9 @@ typedef struct array_object {
         uint64_t op_started_usec;
         uint64_t op_first_done, op_last_done, op_total; /* sectors */
         double op_progress;
-        bool op_restored; /* its boost was restored because it ended */
+        bool op_restored;           /* its boost was restored because it ended */
+        bool policy_declined;       /* an administrator restored its boost: no policy boosts it again */
+        uint64_t policy_tried_usec; /* op_started_usec of the operation a policy last tried to boost */
         operation_record last_op;
 } array_object;
 

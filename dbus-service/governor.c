@@ -256,8 +256,16 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
         case GOVERNOR_FREE:
                 if (!busy)
                         return;
-                set_rate(a, e, GOVERNOR_LEARN, held_rate(e), d);
                 span_start(a, clock, now);
+                if (clock->learnt_usec != 0 && now - clock->learnt_usec < s->relearn_ms * 1000u && clock->rate_kibs) {
+                        /* Users back within relearn_ms: what they get alone is known, steer from the last rate. */
+                        set_rate(a, e, GOVERNOR_STEER, clamp(clock->rate_kibs, held_rate(e), high), d);
+                        d->baseline_kibs = clock->baseline_kibs;
+                        d->users_kibs = clock->users_kibs;
+                        d->target_kibs = clock->baseline_kibs / 100 * share;
+                        return;
+                }
+                set_rate(a, e, GOVERNOR_LEARN, held_rate(e), d);
                 return;
         case GOVERNOR_LEARNING:
                 if (!busy) {

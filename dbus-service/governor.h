@@ -24,7 +24,9 @@
  *             speed -> FREE (steering on) or DONE; a floor that would not
  *             come down, or one an administrator changed, ends it
  *             (KEEP -> DONE)
- *   FREE      the ceiling is the boost's own; users busy: LEARN -> LEARNING
+ *   FREE      the ceiling is the boost's own; users busy: LEARN -> LEARNING,
+ *             or STEER -> STEERING at the last rate when the baseline was
+ *             learnt less than relearn_ms ago
  *   LEARNING  floor and ceiling are the original floor, so md holds the
  *             rebuild back; after learn_ms the users' throughput meanwhile
  *             is their baseline: STEER -> STEERING at a first rate; users

@@ -177,6 +177,7 @@ static void watch_operation(const md_array *a, array_object *o) {
                         o->op_started_usec = loop_realtime_usec();
                         o->op_first_done = a->progress.done;
                         o->op_restored = false;
+                        o->policy_declined = false;
                 }
                 o->op_last_done = a->progress.done;
                 o->op_total = a->progress.total;
@@ -187,6 +188,7 @@ static void watch_operation(const md_array *a, array_object *o) {
         if (!o->op_running || a->sync_action != MD_SYNC_IDLE)
                 return;
         o->op_running = false;
+        o->policy_declined = false;
         *r = (operation_record){
                 .started_usec = o->op_started_usec,
                 .ended_usec = loop_realtime_usec(),
@@ -354,6 +356,65 @@ static void follow_boosts(context *c) {
                 service_save_journal(c);
 }
 
+/*
+ * Boosts, by the array's policy, an operation that runs on an array nobody
+ * boosted: once per operation (a refused boost is not retried on every
+ * poll), never after an administrator restored a boost of the same
+ * operation. The boost then ends with the operation like any other.
+ */
+static bool apply_policy(context *c, const char *uuid) {
+        const md_array *a = md_array_set_find(&c->arrays, uuid);
+        array_object *o = a ? context_object(c, a->name) : NULL;
+        const policy_rule *rule;
+        policy_class k;
+        boost_options opt = {};
+        caller who = { .automatic = true };
+        char words[32];
+        op_result res = {};
+        bool own;
+        int r;
+
+        if (!o || !o->op_running || o->policy_declined || o->policy_tried_usec == o->op_started_usec)
+                return false;
+        k = policy_class_of(a->sync_action);
+        if (k < 0 || journal_find(&c->journal, a->uuid))
+                return false;
+        rule = policy_lookup(&c->cfg.policies, a->uuid, k, &own);
+        if (rule->kind == POLICY_NONE)
+                return false;
+        o->policy_tried_usec = o->op_started_usec;
+        policy_rule_format(rule, words, sizeof(words));
+        snprintf(who.policy, sizeof(who.policy), "policy_%s%s%s = %s", policy_class_to_string(k), own ? "." : "",
+                 own ? a->uuid : "", words);
+        opt.users_share = rule->users_share;
+        log_info("%s: %s started; boosting it with %s (%s)", a->name, md_sync_action_to_string(a->sync_action), words,
+                 who.policy);
+        r = service_boost(c, uuid, rule->kind == POLICY_MAX ? "max" : "fast", &opt, &who, &res);
+        if (r < 0)
+                log_warning("%s: the policy's boost was refused: %s", o->name, res.message);
+        return r >= 0;
+}
+
+/* True when a policy boosted an array. */
+static bool apply_policies(context *c) {
+        _cleanup_free_ char(*uuids)[37] = NULL;
+        unsigned n = c->arrays.n;
+        bool any = false;
+
+        if (n == 0)
+                return false;
+        /* A boost reads the arrays again: walk a copy of their UUIDs. */
+        uuids = calloc(n, sizeof(*uuids));
+        if (!uuids)
+                return false;
+        for (unsigned i = 0; i < n; i++)
+                memcpy(uuids[i], c->arrays.arrays[i].uuid, sizeof(uuids[i]));
+        for (unsigned i = 0; i < n; i++)
+                if (uuids[i][0])
+                        any = apply_policy(c, uuids[i]) || any;
+        return any;
+}
+
 static bool any_busy(const context *c) {
         if (c->journal.n > 0 || c->journal_problem[0])
                 return true;
@@ -376,6 +437,8 @@ uint64_t monitor_tick(void *userdata) {
         follow_boosts(c);
         service_retry_journal(c);
         monitor_publish(c, true);
+        if (apply_policies(c))
+                monitor_publish(c, true);
         return any_busy(c) ? c->cfg.poll_active_ms : c->cfg.poll_idle_ms;
 }
 
@@ -409,5 +472,7 @@ int monitor_startup(context *c) {
         c->journal.clean = false;
         r = service_save_journal(c);
         monitor_publish(c, false);
+        if (apply_policies(c))
+                monitor_publish(c, false);
         return r;
 }

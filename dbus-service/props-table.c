@@ -349,6 +349,34 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
         return dbus_message_iter_close_container(it, &dict) && ok;
 }
 
+/*
+ * The rules a policy gives @uuid (NULL: the defaults), as a{ss}: "rebuild"
+ * and "check" -> "none", "fast", "fast:N", "max"; for an array also
+ * "rebuild_from" and "check_from" -> "array" (its own rule) or "default".
+ */
+static bool add_policy(const context *c, const char *uuid, DBusMessageIter *it) {
+        DBusMessageIter dict;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{ss}", &dict))
+                return false;
+        for (int k = 0; k < _POLICY_CLASS_MAX; k++) {
+                bool own;
+                const policy_rule *r = policy_lookup(&c->cfg.policies, uuid, (policy_class)k, &own);
+                char words[32], from[32];
+
+                policy_rule_format(r, words, sizeof(words));
+                snprintf(from, sizeof(from), "%s_from", policy_class_to_string((policy_class)k));
+                if (!add_pair(&dict, policy_class_to_string((policy_class)k), words) ||
+                    (uuid && !add_pair(&dict, from, own ? "array" : "default")))
+                        return false;
+        }
+        return dbus_message_iter_close_container(it, &dict);
+}
+
+static bool get_policy(const context *c, const md_array *a, DBusMessageIter *it) {
+        return add_policy(c, a->uuid[0] ? a->uuid : "", it);
+}
+
 static bool get_has_bitmap(const context *c, const md_array *a, DBusMessageIter *it) {
         (void)c;
         return add_bool(it, a->has_bitmap);
@@ -396,6 +424,7 @@ static const prop_def array_props[] = {
         { "NoRedundancySince", "t", get_no_redundancy_since, PROP_POLLED },
         { "LastOperation", "a{sv}", get_last_operation, PROP_POLLED },
         { "Governor", "a{sv}", get_governor, PROP_POLLED },
+        { "Policy", "a{ss}", get_policy, PROP_POLLED },
         { "HasBitmap", "b", get_has_bitmap, PROP_POLLED },
         { "BitmapType", "s", get_bitmap_type, PROP_POLLED },
         { "UserIo", "s", get_user_io, PROP_POLLED },
@@ -443,6 +472,11 @@ static bool get_journal_problem(const context *c, const md_array *a, DBusMessage
         return add_string(it, c->journal_problem);
 }
 
+static bool get_default_policy(const context *c, const md_array *a, DBusMessageIter *it) {
+        (void)a;
+        return add_policy(c, NULL, it);
+}
+
 static const prop_def manager_props[] = {
         { "Version", "s", get_version, PROP_CONST },
         { "SpeedLimitMin", "t", get_speed_min, PROP_POLLED },
@@ -450,6 +484,7 @@ static const prop_def manager_props[] = {
         { "MemoryBudget", "t", get_budget, PROP_POLLED },
         { "Arrays", "ao", get_arrays, PROP_POLLED },
         { "JournalProblem", "s", get_journal_problem, PROP_POLLED },
+        { "DefaultPolicy", "a{ss}", get_default_policy, PROP_POLLED },
 };
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))

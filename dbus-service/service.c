@@ -642,6 +642,9 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
         if (!a->uuid[0] || !found)
                 return 0;
         e = *found;
+        /* An administrator who ends a boost while its operation runs wins over any policy for that operation. */
+        if (who && !who->automatic && a->sync_action != MD_SYNC_IDLE && context_object(c, a->name))
+                context_object(c, a->name)->policy_declined = true;
         /* An entry boosted while idle names the operation once one has started. */
         over = strcmp(e.operation, "idle") != 0 && a->sync_action == MD_SYNC_IDLE;
         if (over && md_parse_sync_action(e.operation, strlen(e.operation), &op) == 0)

@@ -13,7 +13,7 @@ import { History } from "./history.jsx";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 import {
     actionLabel, compareTunables, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, governorText,
-    operationName, tunableLabel,
+    operationName, policyText, tunableLabel,
 } from "./format.js";
 
 const ROLES = {
@@ -321,6 +321,13 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                                 <DescriptionListGroup>
                                     <DescriptionListTerm>{_("Stripe cache memory")}</DescriptionListTerm>
                                     <DescriptionListDescription>{formatBytes(array.StripeCacheMemory)}</DescriptionListDescription>
+                                </DescriptionListGroup>
+                            </DescriptionList>}
+                        {array.CanBoost && array.Policy &&
+                            <DescriptionList isCompact isHorizontal className="mdb-facts mdb-policy">
+                                <DescriptionListGroup>
+                                    <DescriptionListTerm>{_("Automatic boost")}</DescriptionListTerm>
+                                    <DescriptionListDescription>{policyText(array.Policy)}</DescriptionListDescription>
                                 </DescriptionListGroup>
                             </DescriptionList>}
                         <ExpandableSection className="mdb-details" isExpanded={details}

@@ -157,3 +157,21 @@ export function governorText(gov) {
         return gov.why || "";
     }
 }
+
+// What a policy (the array's Policy property) does by itself when an
+// operation starts, in words: "Rebuilds: fast, users keep 80 % (this
+// array) · Checks: none (all arrays)".
+export function policyText(policy) {
+    const rule = (words) => {
+        if (words === "fast")
+            return _("fast");
+        if (words === "max")
+            return _("max");
+        if (words && words.startsWith("fast:"))
+            return cockpit.format(_("fast, users keep $0 %"), words.slice(5));
+        return _("none");
+    };
+    const from = (where) => where === "array" ? _("this array") : _("all arrays");
+    return cockpit.format(_("Rebuilds: $0 ($1) · Checks: $2 ($3)"), rule(policy.rebuild), from(policy.rebuild_from),
+                          rule(policy.check), from(policy.check_from));
+}

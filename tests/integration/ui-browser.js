@@ -274,6 +274,8 @@ async function testBoostRestore(page) {
     await dialog.waitFor({ state: "detached", timeout: 15000 });
     await expectShown(page.locator("[data-array=md0][data-boosted=true]"), "the card shows md0 boosted after confirming");
     check(await card.locator(".mdb-boosted-label").innerText() === "Boosted: fast", "the profile is shown");
+    check((await card.locator(".mdb-policy").innerText()).includes("Rebuilds: none (all arrays)"),
+          "the card shows the policy in effect: none by default");
     await expectShown(card.locator(".mdb-governor[data-state=pending]", { hasText: "the floor comes down to a share of that" }),
                       "the card says, in words, what fast's governor does next");
     for (const [name, , next] of changes) {

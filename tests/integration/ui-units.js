@@ -143,6 +143,14 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
     assert.equal(fmt.governorText({}), "");
 });
 
+test("policyText says what the service does by itself when an operation starts", () => {
+    assert.equal(fmt.policyText({ rebuild: "fast:80", rebuild_from: "array", check: "none", check_from: "default" }),
+                 "Rebuilds: fast, users keep 80 % (this array) · Checks: none (all arrays)");
+    assert.equal(fmt.policyText({ rebuild: "max", rebuild_from: "default", check: "fast", check_from: "array" }),
+                 "Rebuilds: max (all arrays) · Checks: fast (this array)");
+    assert.equal(fmt.policyText({}), "Rebuilds: none (all arrays) · Checks: none (all arrays)");
+});
+
 test("formatSpeed gives every speed in MiB/s, three digits at most two decimals", () => {
     assert.equal(fmt.formatSpeed(20480), "20 MiB/s");
     assert.equal(fmt.formatSpeed(10000), "9.77 MiB/s");

@@ -12,6 +12,8 @@
 #include "config.h"
 #include "meminfo.h"
 
+#define UUID1 "7ac7b4d7-c925-6f89-525e-4caecab28aec"
+
 static void test_defaults_and_keys(void **state) {
         config c = CONFIG_DEFAULT;
         char err[256] = "";
@@ -22,7 +24,7 @@ static void test_defaults_and_keys(void **state) {
         assert_int_equal(c.profiles.fit_percent, 80);
         assert_int_equal(c.profiles.fit_after_ms, 30000);
         assert_int_equal(c.profiles.hold_ceiling, 1);
-        assert_int_equal(c.profiles.quiet_ms, 30000);
+        assert_int_equal(c.profiles.quiet_ms, 10000);
         assert_int_equal(c.profiles.users_share, 50);
         assert_int_equal(c.profiles.learn_ms, 10000);
         assert_int_equal(c.profiles.relearn_ms, 300000);
@@ -83,6 +85,40 @@ static void test_refused(void **state) {
         assert_int_equal(c.profiles.budget_percent, 12);
 }
 
+/* Policy keys: the default for every array, an array's own by UUID, refused words with their line. */
+static void test_policies(void **state) {
+        config c = CONFIG_DEFAULT;
+        char err[256] = "";
+        bool own;
+
+        (void)state;
+        assert_int_equal(policy_lookup(&c.policies, UUID1, POLICY_REBUILD, NULL)->kind, POLICY_NONE);
+        assert_int_equal(config_parse("policy_rebuild = fast\npolicy_check = max\n"
+                                      "policy_rebuild." UUID1 " = fast:80\n",
+                                      &c, err, sizeof(err)),
+                         0);
+        assert_int_equal(policy_lookup(&c.policies, UUID1, POLICY_REBUILD, &own)->users_share, 80);
+        assert_true(own);
+        assert_int_equal(policy_lookup(&c.policies, UUID1, POLICY_CHECK, &own)->kind, POLICY_MAX);
+        assert_false(own);
+        assert_int_equal(policy_lookup(&c.policies, "11111111-2222-3333-4444-555555555555", POLICY_REBUILD, NULL)->kind,
+                         POLICY_FAST);
+        /* Upper-case digits name the same array. */
+        assert_int_equal(
+                config_parse("policy_check.7AC7B4D7-C925-6F89-525E-4CAECAB28AEC = none\n", &c, err, sizeof(err)), 0);
+        assert_int_equal(policy_lookup(&c.policies, UUID1, POLICY_CHECK, &own)->kind, POLICY_NONE);
+        assert_true(own);
+        assert_true(config_parse("\npolicy_rebuild = turbo\n", &c, err, sizeof(err)) < 0);
+        assert_non_null(strstr(err, "line 2: policy_rebuild must be none, fast, fast:N"));
+        assert_true(config_parse("policy_check.md0 = max\n", &c, err, sizeof(err)) < 0);
+        assert_non_null(strstr(err, "line 1: 'md0' does not name an array by its UUID"));
+        assert_true(config_parse("policy_scrub = max\n", &c, err, sizeof(err)) < 0);
+        assert_non_null(strstr(err, "unknown key 'policy_scrub'"));
+        /* A refused file leaves every policy as it was. */
+        assert_true(config_parse("policy_rebuild = none\npolicy_rebuild = fast:0\n", &c, err, sizeof(err)) < 0);
+        assert_int_equal(policy_lookup(&c.policies, NULL, POLICY_REBUILD, NULL)->kind, POLICY_FAST);
+}
+
 static void test_meminfo(void **state) {
         static const char text[] = "MemTotal:        4030112 kB\nMemFree:          123456 kB\n";
         static const char later[] = "Foo: 1 kB\nMemTotal: 2048 kB\n";
@@ -104,6 +140,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_defaults_and_keys),
                 cmocka_unit_test(test_refused),
+                cmocka_unit_test(test_policies),
                 cmocka_unit_test(test_meminfo),
         };
 

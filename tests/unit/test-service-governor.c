@@ -224,6 +224,7 @@ static void test_learn_steer_lift(void **state) {
         md_array a;
 
         (void)state;
+        s.quiet_ms = 30000;
         boosted(&a, &e);
         governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
         assert_int_equal(d.action, GOVERNOR_FIT);
@@ -289,6 +290,25 @@ static void test_learn_steer_lift(void **state) {
         apply(&a, &e, &d);
         assert_int_equal(e.fit, GOVERNOR_FREE);
         assert_int_equal(a.tunables[MD_T_SYNC_SPEED_MIN].value, 7220);
+        /* Back within relearn_ms: steered from the last rate at once, not learnt again. */
+        poll_at(&s, &a, &e, &clock, &last, 170, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 171, 8000, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 7220);
+        assert_int_equal(d.next, GOVERNOR_STEERING);
+        apply(&a, &e, &d);
+        assert_int_equal(a.tunables[MD_T_SYNC_SPEED_MAX].value, 7220);
+        /* After it, learnt again. */
+        poll_at(&s, &a, &e, &clock, &last, 172, 0, &d);
+        for (t = 173; t < 200; t++)
+                poll_at(&s, &a, &e, &clock, &last, t, 0, &d);
+        assert_int_equal(e.fit, GOVERNOR_STEERING);
+        poll_at(&s, &a, &e, &clock, &last, 201, 0, &d);
+        assert_int_equal(d.action, GOVERNOR_LIFT);
+        apply(&a, &e, &d);
+        poll_at(&s, &a, &e, &clock, &last, 500, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 501, 8000, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
 }
 
 /* While steering, the baseline is learnt again every relearn_ms; a share given with the boost counts. */
@@ -376,6 +396,7 @@ static void test_steering_after_restart(void **state) {
         md_array a;
 
         (void)state;
+        s.quiet_ms = 30000;
         boosted(&a, &e);
         e.fit = governor_state_from_string("held");
         e.written[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MIN] = loc(16000);

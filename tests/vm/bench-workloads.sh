@@ -24,7 +24,9 @@
 # two forum recipes (speed_limit_min 50000; with stripe_cache_size and
 # read_ahead_kb 32768), fixed floors of 10, 25, 50 and 100 % of the limit
 # (md0's sync_speed_min, the limit measured at md's defaults), and
-# mdboost's fast and max. md's absolute limits are divided by SCALE, as the disk's rates are
+# mdboost's fast (its governor keeps the users 50 %; fast@25 and fast@80
+# give it 25 and 80 % with the users_share option) and max. BENCH_RECIPES
+# picks some of them. md's absolute limits are divided by SCALE, as the disk's rates are
 # (docs/disk-model.md): the defaults are 1000/SCALE and 200000/SCALE KiB/s,
 # the forum's 50000 is 50000/SCALE.
 #
@@ -34,8 +36,9 @@
 #   result WORKLOAD RECIPE REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us
 # rates and latencies as measured in the VM. Each run: a fresh recovery of
 # the last member, the recipe, the users from then on, and WINDOW seconds of
-# measurement after 5 s (after 64 s for fast, whose floor is fitted once md's
-# 30 s average has settled under the boost, and settles again 30 s later).
+# measurement after 5 s (after 100 s for fast: its floor is fitted once md's
+# 30 s average has settled under the boost, then the governor learns what
+# the users get alone and steers for a minute).
 set -u
 
 # shellcheck source=tests/vm/bench-lib.sh
@@ -46,7 +49,7 @@ scale=${2:?SCALE}
 shift 2
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(seq1 seq8 rand32 write bursty)
-recipes=(frozen defaults forum forum+cache floor10 floor25 floor50 floor100 fast max)
+read -r -a recipes <<<"${BENCH_RECIPES:-frozen defaults forum forum+cache floor10 floor25 floor50 floor100 fast fast@25 fast@80 max}"
 
 bench_setup
 
@@ -62,12 +65,13 @@ recipe() {
 		;;
 	floor*) echo $((limit * ${1#floor} / 100)) >/sys/block/$md/md/sync_speed_min ;;
 	fast | max) bench_boost "$1" 0 ;;
+	fast@*) bench_boost fast 1 users_share u "${1#fast@}" ;;
 	esac
 }
 
 undo() {
 	case "$1" in
-	fast | max) mdb_call root Restore 'sa{sv}' $md 0 ;;
+	fast | fast@* | max) mdb_call root Restore 'sa{sv}' $md 0 ;;
 	frozen) echo idle >/sys/block/$md/md/sync_action ;;
 	esac
 	bench_defaults "$scale"
@@ -92,7 +96,7 @@ users() {
 # run WORKLOAD RECIPE: prints "REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us".
 run() {
 	local workload=$1 name=$2 pre=5 p0 p1 t0 t1 stats='0 0 0'
-	[ "$name" = fast ] && pre=64
+	case $name in fast*) pre=100 ;; esac
 	bench_defaults "$scale"
 	bench_start_recovery || { echo "no recovery started" >&2; return 1; }
 	recipe "$name" || return 1

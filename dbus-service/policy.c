@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+
+#include "policy.h"
+
+static const char *const class_words[_POLICY_CLASS_MAX] = {
+        [POLICY_REBUILD] = "rebuild",
+        [POLICY_CHECK] = "check",
+};
+
+const char *policy_class_to_string(policy_class k) {
+        if (k < 0 || k >= _POLICY_CLASS_MAX)
+                return NULL;
+        return class_words[k];
+}
+
+policy_class policy_class_from_string(const char *s) {
+        for (int k = 0; s && k < _POLICY_CLASS_MAX; k++)
+                if (strcmp(s, class_words[k]) == 0)
+                        return (policy_class)k;
+        return _POLICY_CLASS_INVALID;
+}
+
+/*
+ * A resync (after an unclean stop or on a new array), a recovery onto a
+ * spare and a reshape restore or change the array's redundancy; a check and
+ * a repair only read it and fix what disagrees. They are asked for apart.
+ */
+policy_class policy_class_of(md_sync_action a) {
+        switch (a) {
+        case MD_SYNC_RESYNC:
+        case MD_SYNC_RECOVER:
+        case MD_SYNC_RESHAPE:
+                return POLICY_REBUILD;
+        case MD_SYNC_CHECK:
+        case MD_SYNC_REPAIR:
+                return POLICY_CHECK;
+        default:
+                return _POLICY_CLASS_INVALID;
+        }
+}
+
+int policy_rule_parse(const char *text, policy_rule *ret) {
+        policy_rule r = {};
+
+        if (!text)
+                return -EINVAL;
+        if (strcmp(text, "none") == 0)
+                r.kind = POLICY_NONE;
+        else if (strcmp(text, "max") == 0)
+                r.kind = POLICY_MAX;
+        else if (strcmp(text, "fast") == 0)
+                r.kind = POLICY_FAST;
+        else if (strncmp(text, "fast:", 5) == 0) {
+                const char *p = text + 5;
+                unsigned v = 0;
+
+                if (*p < '0' || *p > '9')
+                        return -EINVAL;
+                for (; *p >= '0' && *p <= '9'; p++) {
+                        v = v * 10 + (unsigned)(*p - '0');
+                        if (v > 1000)
+                                return -ERANGE;
+                }
+                if (*p)
+                        return -EINVAL;
+                if (v < 1 || v > 100)
+                        return -ERANGE;
+                r.kind = POLICY_FAST;
+                r.users_share = v;
+        } else
+                return -EINVAL;
+        *ret = r;
+        return 0;
+}
+
+void policy_rule_format(const policy_rule *r, char *buf, size_t size) {
+        if (r->kind == POLICY_FAST && r->users_share)
+                snprintf(buf, size, "fast:%u", r->users_share);
+        else
+                snprintf(buf, size, "%s", r->kind == POLICY_FAST ? "fast" : r->kind == POLICY_MAX ? "max" : "none");
+}
+
+static policy_array *find(const policy_set *s, const char *uuid) {
+        for (unsigned i = 0; uuid && i < s->n; i++)
+                if (strcmp(s->arrays[i].uuid, uuid) == 0)
+                        return (policy_array *)&s->arrays[i];
+        return NULL;
+}
+
+const policy_rule *policy_lookup(const policy_set *s, const char *uuid, policy_class k, bool *ret_own) {
+        const policy_array *a = find(s, uuid);
+        bool own = a && a->set[k];
+
+        if (ret_own)
+                *ret_own = own;
+        return own ? &a->rules[k] : &s->defaults[k];
+}
+
+int policy_set_rule(policy_set *s, const char *uuid, policy_class k, const policy_rule *r) {
+        policy_array *a;
+
+        if (!uuid) {
+                s->defaults[k] = *r;
+                return 0;
+        }
+        a = find(s, uuid);
+        if (!a) {
+                if (s->n >= POLICY_ARRAYS_MAX)
+                        return -ENOSPC;
+                a = &s->arrays[s->n++];
+                *a = (policy_array){};
+                snprintf(a->uuid, sizeof(a->uuid), "%s", uuid);
+        }
+        a->set[k] = true;
+        a->rules[k] = *r;
+        return 0;
+}

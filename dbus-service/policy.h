@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * What the service does by itself when an operation starts on an array
+ * (docs/policy.md): a rule for the operations that restore or change
+ * redundancy (resync, recovery, reshape) and one for check and repair, per
+ * array by UUID or as the default for every array. Pure: no I/O.
+ *
+ * A rule's words: "none", "fast", "fast:N" (fast, its governor keeping the
+ * array's users N % of what they get alone), "max".
+ */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "parse.h"
+
+typedef enum policy_kind {
+        POLICY_NONE,
+        POLICY_FAST,
+        POLICY_MAX,
+        _POLICY_KIND_MAX,
+} policy_kind;
+
+typedef struct policy_rule {
+        policy_kind kind;
+        unsigned users_share; /* FAST: 1..100, 0 for the configuration's */
+} policy_rule;
+
+typedef enum policy_class {
+        POLICY_REBUILD, /* resync, recover, reshape */
+        POLICY_CHECK,   /* check, repair */
+        _POLICY_CLASS_MAX,
+        _POLICY_CLASS_INVALID = -EINVAL,
+} policy_class;
+
+#define POLICY_ARRAYS_MAX 64
+
+typedef struct policy_array {
+        char uuid[37];
+        bool set[_POLICY_CLASS_MAX]; /* the array has its own rule for the class */
+        policy_rule rules[_POLICY_CLASS_MAX];
+} policy_array;
+
+typedef struct policy_set {
+        policy_rule defaults[_POLICY_CLASS_MAX]; /* every array without its own rule */
+        policy_array arrays[POLICY_ARRAYS_MAX];
+        unsigned n;
+} policy_set;
+
+/* "rebuild", "check". */
+const char *policy_class_to_string(policy_class k);
+policy_class policy_class_from_string(const char *s);
+
+/* The class of the operation @a, or -EINVAL for idle, frozen and unknown. */
+policy_class policy_class_of(md_sync_action a);
+
+/* Parses a rule's words into @ret; -EINVAL (anything else) or -ERANGE (a share outside 1..100). */
+int policy_rule_parse(const char *text, policy_rule *ret);
+
+/* The rule's words in @buf: "none", "fast", "fast:80", "max". */
+void policy_rule_format(const policy_rule *r, char *buf, size_t size);
+
+/*
+ * The rule for class @k on the array @uuid: its own, or the default.
+ * @ret_own (may be NULL) gets whether it is the array's own.
+ */
+const policy_rule *policy_lookup(const policy_set *s, const char *uuid, policy_class k, bool *ret_own);
+
+/*
+ * Sets the array @uuid's own rule for @k (a 36-character UUID as md shows
+ * it), or the default with @uuid NULL. -ENOSPC when POLICY_ARRAYS_MAX
+ * arrays have rules already.
+ */
+int policy_set_rule(policy_set *s, const char *uuid, policy_class k, const policy_rule *r);
