@@ -21,11 +21,12 @@ typedef struct caller {
         char bus_name[256];
         uint32_t uid;
         uint32_t pid;
-        bool automatic;      /* the daemon itself: automatic restore, or a policy's boost */
-        char policy[96];     /* automatic: the policy it acts for, "" for none */
-        bool has_login;      /* the caller process belongs to a login session (caller.h) */
-        uint32_t login_uid;  /* whose: the user who logged in, whatever uid the process has now */
-        char login_name[64]; /* that user's name, "" when no account has the uid */
+        bool automatic;       /* the daemon itself: automatic restore, or a policy's boost */
+        char policy[96];      /* automatic: the policy it acts for, "" for none */
+        char policy_word[16]; /* and that policy's class word, kept in the journal */
+        bool has_login;       /* the caller process belongs to a login session (caller.h) */
+        uint32_t login_uid;   /* whose: the user who logged in, whatever uid the process has now */
+        char login_name[64];  /* that user's name, "" when no account has the uid */
 } caller;
 
 /* What a call is about: polkit passes it to rules and the authentication dialog. */

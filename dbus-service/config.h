@@ -19,14 +19,15 @@ typedef struct config {
         uint64_t poll_active_ms; /* while an operation runs or a boost is in place */
         uint64_t poll_idle_ms;
         uint64_t reshape_stuck_ms; /* a reshape held at sync_max with nothing driving it this long is stuck */
-        policy_set policies;       /* policy_rebuild, policy_check, and their .UUID forms: none by default */
+        policy_set policies;       /* policy_rebuild, policy_check (none), policy_escalate (max), .UUID forms */
 } config;
 
 #define CONFIG_DEFAULT                                                                                                 \
         ((config){ .profiles = PROFILE_SETTINGS_DEFAULT,                                                               \
                    .poll_active_ms = 1000,                                                                             \
                    .poll_idle_ms = 5000,                                                                               \
-                   .reshape_stuck_ms = 60000 })
+                   .reshape_stuck_ms = 60000,                                                                          \
+                   .policies = { .defaults = { [POLICY_ESCALATE] = { .kind = POLICY_MAX } } } })
 
 /* Parses @text over @c's current values. -EINVAL/-ERANGE name the line in @errbuf. */
 int config_parse(const char *text, config *c, char *errbuf, size_t errlen);

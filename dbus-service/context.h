@@ -70,6 +70,7 @@ typedef struct array_object {
         bool op_restored;           /* its boost was restored because it ended */
         bool policy_declined;       /* an administrator restored its boost: no policy boosts it again */
         uint64_t policy_tried_usec; /* op_started_usec of the operation a policy last tried to boost */
+        int policy_tried;           /* the policy_class it last tried for that operation */
         operation_record last_op;
 } array_object;
 

@@ -13,6 +13,7 @@
 
 #include "cleanup.h"
 #include "journal.h"
+#include "policy.h"
 
 #define JOURNAL_VERSION 1
 
@@ -177,7 +178,11 @@ static int parse_entry(const char *uuid, json_object *o, journal_entry *ret, cha
         e.fit = governor_state_from_string(fit);
         if (e.fit < 0)
                 return REJECT(why, "\"fit\" is an unknown state \"%s\"", fit);
-        r = parse_share(o, &e.users_share, why);
+        r = copy_word(o, "policy", e.policy, sizeof(e.policy), false, why);
+        if (r == 0 && e.policy[0] && policy_class_from_string(e.policy) < 0)
+                return REJECT(why, "\"policy\" is an unknown rule \"%s\"", e.policy);
+        if (r == 0)
+                r = parse_share(o, &e.users_share, why);
         if (r == 0)
                 r = parse_ceiling(o, &e.lift_ceiling, why);
         if (r < 0)
@@ -294,6 +299,8 @@ static json_object *format_entry(const journal_entry *e) {
                 return NULL;
         if (e->fit != GOVERNOR_OFF)
                 json_object_object_add(o, "fit", json_object_new_string(governor_state_to_string(e->fit)));
+        if (e->policy[0])
+                json_object_object_add(o, "policy", json_object_new_string(e->policy));
         if (e->users_share)
                 json_object_object_add(o, "users_share", json_object_new_int((int)e->users_share));
         if (e->lift_ceiling.kind != MD_V_ABSENT) {

@@ -17,7 +17,8 @@
  * "free", "learning", "steering", "done", absent when nothing is followed;
  * "users_share" the share the users keep when the Boost said one, and
  * "ceiling" the boost's own ceiling once the governor first held the rebuild
- * back. A value a later
+ * back; "policy" the policy's rule that made the boost (policy.h's class
+ * words), absent for an administrator's. A value a later
  * write replaced moves to "earlier": one the boost wrote too (or the ceiling
  * it left in place), which Restore still counts as its own. The journal
  * records each new value before the kernel gets it, so a crash in between
@@ -55,6 +56,7 @@ typedef struct journal_entry {
         governor_state fit;
         unsigned users_share; /* the share of their throughput the users keep while steering; 0: the configuration's */
         md_tval lift_ceiling; /* the ceiling the rebuild gets while the users are quiet, once steering held it */
+        char policy[JOURNAL_WORD_MAX]; /* the policy's class that boosted it ("rebuild", "check", "escalate"), "" */
 } journal_entry;
 
 typedef struct journal {

@@ -356,43 +356,98 @@ static void follow_boosts(context *c) {
                 service_save_journal(c);
 }
 
+/* Boosts the array @uuid by the rule of class @k, the caller named for the audit. */
+static int policy_boost(context *c, const char *uuid, const md_array *a, policy_class k, const char *why,
+                        op_result *res) {
+        caller who = { .automatic = true };
+        boost_options opt = {};
+        const policy_rule *rule;
+        char words[32];
+        bool own;
+
+        rule = policy_lookup(&c->cfg.policies, a->uuid, k, &own);
+        policy_rule_format(rule, words, sizeof(words));
+        snprintf(who.policy, sizeof(who.policy), "policy_%s%s%s = %s", policy_class_to_string(k), own ? "." : "",
+                 own ? a->uuid : "", words);
+        snprintf(who.policy_word, sizeof(who.policy_word), "%s", policy_class_to_string(k));
+        opt.users_share = rule->users_share;
+        log_info("%s: %s; boosting it with %s (%s)", a->name, why, words, who.policy);
+        return service_boost(c, uuid, rule->kind == POLICY_MAX ? "max" : "fast", &opt, &who, res);
+}
+
+/*
+ * The rule a policy wants for the operation that runs: its class's, or,
+ * for a rebuild on an array that has no redundancy left (one more failure
+ * loses it), the escalation's. NONE when it wants nothing.
+ */
+static policy_class wanted_class(const context *c, const md_array *a, const array_object *o) {
+        policy_class k = policy_class_of(a->sync_action);
+
+        if (k < 0 || policy_lookup(&c->cfg.policies, a->uuid, k, NULL)->kind == POLICY_NONE)
+                return _POLICY_CLASS_INVALID;
+        if (k == POLICY_REBUILD && o->failures_tolerated == 0 &&
+            policy_lookup(&c->cfg.policies, a->uuid, POLICY_ESCALATE, NULL)->kind != POLICY_NONE)
+                return POLICY_ESCALATE;
+        return k;
+}
+
 /*
  * Boosts, by the array's policy, an operation that runs on an array nobody
  * boosted: once per operation (a refused boost is not retried on every
  * poll), never after an administrator restored a boost of the same
  * operation. The boost then ends with the operation like any other.
+ *
+ * A rebuild the policy boosted escalates while the array has no redundancy
+ * left (policy_escalate, max by default) and steps back to its rule once it
+ * has some again (a raid6 with one member still missing): max on top of
+ * fast, or a restore and the rule's boost again. A boost an administrator
+ * made, even on top of the policy's, is theirs: the policy leaves it.
  */
 static bool apply_policy(context *c, const char *uuid) {
         const md_array *a = md_array_set_find(&c->arrays, uuid);
         array_object *o = a ? context_object(c, a->name) : NULL;
-        const policy_rule *rule;
-        policy_class k;
-        boost_options opt = {};
-        caller who = { .automatic = true };
-        char words[32];
+        const journal_entry *e;
+        policy_class want;
         op_result res = {};
-        bool own;
+        char why[64];
         int r;
 
-        if (!o || !o->op_running || o->policy_declined || o->policy_tried_usec == o->op_started_usec)
+        if (!o || !o->op_running || o->policy_declined)
                 return false;
-        k = policy_class_of(a->sync_action);
-        if (k < 0 || journal_find(&c->journal, a->uuid))
+        want = wanted_class(c, a, o);
+        e = journal_find(&c->journal, a->uuid);
+        if (!e) {
+                if (want < 0 || o->policy_tried_usec == o->op_started_usec)
+                        return false;
+                o->policy_tried_usec = o->op_started_usec;
+                o->policy_tried = want;
+                snprintf(why, sizeof(why), "%s started%s", md_sync_action_to_string(a->sync_action) ?: "an operation",
+                         want == POLICY_ESCALATE ? " with no redundancy left" : "");
+                r = policy_boost(c, uuid, a, want, why, &res);
+                if (r < 0)
+                        log_warning("%s: the policy's boost was refused: %s", o->name, res.message);
+                return r >= 0;
+        }
+        /* Only a boost the policy made, and only between a rebuild's rule and its escalation. */
+        if (want < 0 || !e->policy[0] || policy_class_from_string(e->policy) == want ||
+            (want != POLICY_ESCALATE && strcmp(e->policy, "escalate") != 0))
                 return false;
-        rule = policy_lookup(&c->cfg.policies, a->uuid, k, &own);
-        if (rule->kind == POLICY_NONE)
-                return false;
+        if (o->policy_tried_usec == o->op_started_usec && o->policy_tried == want)
+                return false; /* tried already and refused: not on every poll */
         o->policy_tried_usec = o->op_started_usec;
-        policy_rule_format(rule, words, sizeof(words));
-        snprintf(who.policy, sizeof(who.policy), "policy_%s%s%s = %s", policy_class_to_string(k), own ? "." : "",
-                 own ? a->uuid : "", words);
-        opt.users_share = rule->users_share;
-        log_info("%s: %s started; boosting it with %s (%s)", a->name, md_sync_action_to_string(a->sync_action), words,
-                 who.policy);
-        r = service_boost(c, uuid, rule->kind == POLICY_MAX ? "max" : "fast", &opt, &who, &res);
+        o->policy_tried = want;
+        if (want == POLICY_ESCALATE)
+                r = policy_boost(c, uuid, a, want, "it has no redundancy left", &res);
+        else {
+                /* Profiles only raise: stepping back is the originals, then the rule's boost. */
+                r = service_restore_array(c, a, NULL, "as the array has redundancy again", &res);
+                a = md_array_set_find(&c->arrays, uuid);
+                if (r >= 0 && a)
+                        r = policy_boost(c, uuid, a, want, "it has redundancy again", &res);
+        }
         if (r < 0)
                 log_warning("%s: the policy's boost was refused: %s", o->name, res.message);
-        return r >= 0;
+        return true;
 }
 
 /* True when a policy boosted an array. */

@@ -7,6 +7,7 @@
 static const char *const class_words[_POLICY_CLASS_MAX] = {
         [POLICY_REBUILD] = "rebuild",
         [POLICY_CHECK] = "check",
+        [POLICY_ESCALATE] = "escalate",
 };
 
 const char *policy_class_to_string(policy_class k) {

@@ -4,8 +4,10 @@
 /*
  * What the service does by itself when an operation starts on an array
  * (docs/policy.md): a rule for the operations that restore or change
- * redundancy (resync, recovery, reshape) and one for check and repair, per
- * array by UUID or as the default for every array. Pure: no I/O.
+ * redundancy (resync, recovery, reshape), one for check and repair, and
+ * the escalation of the first while the array has no redundancy left (max
+ * by default), per array by UUID or as the default for every array. Pure:
+ * no I/O.
  *
  * A rule's words: "none", "fast", "fast:N" (fast, its governor keeping the
  * array's users N % of what they get alone), "max".
@@ -30,8 +32,9 @@ typedef struct policy_rule {
 } policy_rule;
 
 typedef enum policy_class {
-        POLICY_REBUILD, /* resync, recover, reshape */
-        POLICY_CHECK,   /* check, repair */
+        POLICY_REBUILD,  /* resync, recover, reshape */
+        POLICY_CHECK,    /* check, repair */
+        POLICY_ESCALATE, /* a rebuild the policy boosts while the array has no redundancy left */
         _POLICY_CLASS_MAX,
         _POLICY_CLASS_INVALID = -EINVAL,
 } policy_class;
@@ -50,11 +53,11 @@ typedef struct policy_set {
         unsigned n;
 } policy_set;
 
-/* "rebuild", "check". */
+/* "rebuild", "check", "escalate". */
 const char *policy_class_to_string(policy_class k);
 policy_class policy_class_from_string(const char *s);
 
-/* The class of the operation @a, or -EINVAL for idle, frozen and unknown. */
+/* The class of the operation @a (never ESCALATE), or -EINVAL for idle, frozen and unknown. */
 policy_class policy_class_of(md_sync_action a);
 
 /* Parses a rule's words into @ret; -EINVAL (anything else) or -ERANGE (a share outside 1..100). */

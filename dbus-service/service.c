@@ -402,6 +402,8 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         if (r < 0)
                 return r;
         boost_set_fit(c, pr, o, &p, &e);
+        /* Whose boost it is now: a policy's, or an administrator's (even on top of a policy's). */
+        snprintf(e.policy, sizeof(e.policy), "%s", who && who->automatic ? who->policy_word : "");
         r = boost_write(c, a, had_before ? &before : NULL, &e, &p, res);
         if (r < 0) {
                 audit_log(who, "boost-failed", a->name, a->uuid, profile_to_string(pr), NULL, 0);

@@ -160,7 +160,8 @@ export function governorText(gov) {
 
 // What a policy (the array's Policy property) does by itself when an
 // operation starts, in words: "Rebuilds: fast, users keep 80 % (this
-// array) · Checks: none (all arrays)".
+// array) · Checks: none (all arrays) · No redundancy left: max (all
+// arrays)"; the last only when rebuilds are boosted.
 export function policyText(policy) {
     const rule = (words) => {
         if (words === "fast")
@@ -172,6 +173,9 @@ export function policyText(policy) {
         return _("none");
     };
     const from = (where) => where === "array" ? _("this array") : _("all arrays");
-    return cockpit.format(_("Rebuilds: $0 ($1) · Checks: $2 ($3)"), rule(policy.rebuild), from(policy.rebuild_from),
-                          rule(policy.check), from(policy.check_from));
+    const text = cockpit.format(_("Rebuilds: $0 ($1) · Checks: $2 ($3)"), rule(policy.rebuild), from(policy.rebuild_from),
+                                rule(policy.check), from(policy.check_from));
+    if (!policy.rebuild || policy.rebuild === "none" || !policy.escalate)
+        return text;
+    return text + " · " + cockpit.format(_("No redundancy left: $0 ($1)"), rule(policy.escalate), from(policy.escalate_from));
 }

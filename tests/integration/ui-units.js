@@ -146,6 +146,12 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
 test("policyText says what the service does by itself when an operation starts", () => {
     assert.equal(fmt.policyText({ rebuild: "fast:80", rebuild_from: "array", check: "none", check_from: "default" }),
                  "Rebuilds: fast, users keep 80 % (this array) · Checks: none (all arrays)");
+    assert.equal(fmt.policyText({ rebuild: "fast", rebuild_from: "default", check: "none", check_from: "default",
+                                  escalate: "max", escalate_from: "default" }),
+                 "Rebuilds: fast (all arrays) · Checks: none (all arrays) · No redundancy left: max (all arrays)");
+    assert.equal(fmt.policyText({ rebuild: "none", rebuild_from: "default", check: "none", check_from: "default",
+                                  escalate: "max", escalate_from: "default" }),
+                 "Rebuilds: none (all arrays) · Checks: none (all arrays)");
     assert.equal(fmt.policyText({ rebuild: "max", rebuild_from: "default", check: "fast", check_from: "array" }),
                  "Rebuilds: max (all arrays) · Checks: fast (this array)");
     assert.equal(fmt.policyText({}), "Rebuilds: none (all arrays) · Checks: none (all arrays)");

@@ -93,6 +93,12 @@ static void test_policies(void **state) {
 
         (void)state;
         assert_int_equal(policy_lookup(&c.policies, UUID1, POLICY_REBUILD, NULL)->kind, POLICY_NONE);
+        /* Shipped: nothing by itself; a rebuild the policy boosts escalates to max without redundancy. */
+        assert_int_equal(policy_lookup(&c.policies, UUID1, POLICY_CHECK, NULL)->kind, POLICY_NONE);
+        assert_int_equal(policy_lookup(&c.policies, UUID1, POLICY_ESCALATE, NULL)->kind, POLICY_MAX);
+        assert_int_equal(config_parse("policy_escalate." UUID1 " = none\n", &c, err, sizeof(err)), 0);
+        assert_int_equal(policy_lookup(&c.policies, UUID1, POLICY_ESCALATE, &own)->kind, POLICY_NONE);
+        assert_true(own);
         assert_int_equal(config_parse("policy_rebuild = fast\npolicy_check = max\n"
                                       "policy_rebuild." UUID1 " = fast:80\n",
                                       &c, err, sizeof(err)),

@@ -45,6 +45,7 @@ static void assert_entry_equal(const journal_entry *a, const journal_entry *b) {
         assert_string_equal(a->operation, b->operation);
         assert_int_equal(a->fit, b->fit);
         assert_int_equal(a->users_share, b->users_share);
+        assert_string_equal(a->policy, b->policy);
         assert_true(journal_tval_equal(&a->lift_ceiling, &b->lift_ceiling));
         assert_int_equal(a->since_usec, b->since_usec);
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++) {
@@ -67,6 +68,7 @@ static void test_round_trip(void **state) {
          */
         e2.fit = GOVERNOR_STEERING;
         e2.users_share = 70;
+        snprintf(e2.policy, sizeof(e2.policy), "escalate");
         e2.lift_ceiling = (md_tval){ .kind = MD_V_SYSTEM, .value = 200000 };
         e2.earlier[MD_T_SYNC_SPEED_MIN] = e2.written[MD_T_SYNC_SPEED_MIN];
         e2.written[MD_T_SYNC_SPEED_MIN] = (md_tval){ .kind = MD_V_LOCAL, .value = 5652 };
@@ -84,6 +86,7 @@ static void test_round_trip(void **state) {
         assert_non_null(strstr(text, "\"pending\""));
         assert_non_null(strstr(text, "\"steering\""));
         assert_non_null(strstr(text, "\"users_share\":70"));
+        assert_non_null(strstr(text, "\"policy\":\"escalate\""));
         assert_non_null(strstr(text, "\"ceiling\":\"200000 (system)\""));
         assert_non_null(strstr(text, "\"200000 (system)\""));
         assert_non_null(strstr(text, "\"earlier\""));
@@ -382,6 +385,7 @@ static void test_parse_rejects_governor_fields(void **state) {
                 { "\"users_share\":\"50\"", "\"users_share\" is not a whole number" },
                 { "\"ceiling\":\"none\"", "\"ceiling\" is no limit md shows" },
                 { "\"ceiling\":200000", "\"ceiling\" is not a string" },
+                { "\"policy\":\"nightly\"", "\"policy\" is an unknown rule" },
         };
 
         (void)state;

@@ -54,6 +54,7 @@ static void test_classes(void **state) {
         assert_int_equal(policy_class_of(_MD_SYNC_ACTION_INVALID), -EINVAL);
         assert_string_equal(policy_class_to_string(POLICY_CHECK), "check");
         assert_int_equal(policy_class_from_string("rebuild"), POLICY_REBUILD);
+        assert_int_equal(policy_class_from_string("escalate"), POLICY_ESCALATE);
         assert_int_equal(policy_class_from_string("scrub"), -EINVAL);
         assert_int_equal(policy_class_from_string(NULL), -EINVAL);
         assert_null(policy_class_to_string(_POLICY_CLASS_MAX));
