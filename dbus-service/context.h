@@ -49,6 +49,7 @@ typedef struct operation_record {
         uint64_t ended_usec;   /* µs since the epoch it was first seen over */
         double progress;       /* percent, as last seen running */
         bool completed;        /* it ran to its end (md_operation_completed) */
+        char outcome[16];      /* "finished", "member-failed", "interrupted" */
         uint64_t kib;          /* KiB it moved while the service watched it */
         bool restored;         /* the service restored a boost because it ended */
 } operation_record;
@@ -71,6 +72,7 @@ typedef struct array_object {
         bool policy_declined;       /* an administrator restored its boost: no policy boosts it again */
         uint64_t policy_tried_usec; /* op_started_usec of the operation a policy last tried to boost */
         int policy_tried;           /* the policy_class it last tried for that operation */
+        int op_start_tolerated;     /* failures_tolerated when it started */
         operation_record last_op;
 } array_object;
 

@@ -57,6 +57,9 @@ static const signal_row signals[] = {
           ARGS({ "object", "o" }, { "interfaces", "a{sa{sv}}" }) },
         { T_MANAGER, DBUS_INTERFACE_OBJECT_MANAGER, "InterfacesRemoved",
           ARGS({ "object", "o" }, { "interfaces", "as" }) },
+        { T_ARRAY, ARRAY_IFACE, "OperationStarted", ARGS({ "action", "s" }) },
+        { T_ARRAY, ARRAY_IFACE, "OperationEnded",
+          ARGS({ "action", "s" }, { "outcome", "s" }, { "started", "t" }, { "ended", "t" }, { "progress", "d" }) },
 };
 
 /* The interfaces in the order Introspect lists them, and whose properties each has. */

@@ -158,13 +158,56 @@ static void watch_redundancy(const md_array *a, array_object *o) {
 }
 
 /*
+ * OperationStarted(action) and OperationEnded(action, outcome, started,
+ * ended, progress) on the array's object: what mdadm's RebuildStarted and
+ * RebuildFinished say, with "finished or aborted" told apart.
+ */
+static void emit_operation(context *c, const array_object *o, const operation_record *r, const char *action) {
+        DBusMessage *m = dbus_message_new_signal(o->path, ARRAY_IFACE, r ? "OperationEnded" : "OperationStarted");
+        bool ok;
+
+        if (!m)
+                return;
+        if (r) {
+                const char *outcome = r->outcome;
+                dbus_uint64_t started = r->started_usec, ended = r->ended_usec;
+                double progress = r->progress;
+
+                ok = dbus_message_append_args(m, DBUS_TYPE_STRING, &action, DBUS_TYPE_STRING, &outcome,
+                                              DBUS_TYPE_UINT64, &started, DBUS_TYPE_UINT64, &ended, DBUS_TYPE_DOUBLE,
+                                              &progress, DBUS_TYPE_INVALID);
+        } else
+                ok = dbus_message_append_args(m, DBUS_TYPE_STRING, &action, DBUS_TYPE_INVALID);
+        if (ok)
+                dbus_connection_send(c->bus, m, NULL);
+        dbus_message_unref(m);
+}
+
+/*
+ * How an operation that is over ended, from what md leaves behind: it ran
+ * to its end (restore_operation_completed); a member failed while it ran
+ * (the array survives fewer failures than when it started: md stops a
+ * recovery whose source fails, and a resync or check on an array that lost
+ * a member); else someone stopped it (`echo idle`, mdadm --stop or --fail of
+ * the member being rebuilt, which md reports as an interruption too).
+ */
+static const char *operation_outcome(const md_array *a, const array_object *o, bool completed) {
+        if (completed)
+                return "finished";
+        if (o->op_start_tolerated >= 0 && o->failures_tolerated < o->op_start_tolerated)
+                return "member-failed";
+        (void)a;
+        return "interrupted";
+}
+
+/*
  * Follows the operation that runs from poll to poll, and keeps a record of
  * the last one that ended (LastOperation): when it was first seen running,
  * when first seen over, how far it got, whether it ran to its end (what md
  * leaves behind, restore_operation_completed), what it moved meanwhile.
  * Delayed or frozen, it has not ended.
  */
-static void watch_operation(const md_array *a, array_object *o) {
+static void watch_operation(context *c, const md_array *a, array_object *o, bool emit) {
         bool running = a->progress.kind == MD_PROGRESS_RUNNING && a->sync_action > MD_SYNC_IDLE &&
                        a->sync_action != MD_SYNC_FROZEN;
         operation_record *r = &o->last_op;
@@ -178,6 +221,11 @@ static void watch_operation(const md_array *a, array_object *o) {
                         o->op_first_done = a->progress.done;
                         o->op_restored = false;
                         o->policy_declined = false;
+                        o->op_start_tolerated = o->failures_tolerated;
+                        log_info("%s: %s started at %.1f %%", a->name, md_sync_action_to_string(a->sync_action),
+                                 md_array_progress_percent(a, &pct) == 0 ? pct : 0.0);
+                        if (emit)
+                                emit_operation(c, o, NULL, md_sync_action_to_string(a->sync_action));
                 }
                 o->op_last_done = a->progress.done;
                 o->op_total = a->progress.total;
@@ -197,11 +245,17 @@ static void watch_operation(const md_array *a, array_object *o) {
                 .restored = o->op_restored,
         };
         snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
+        snprintf(r->outcome, sizeof(r->outcome), "%s", operation_outcome(a, o, r->completed));
         if (r->completed)
                 r->progress = 100;
         r->kib = ((r->completed ? o->op_total : o->op_last_done) - o->op_first_done) / 2;
         log_info("%s: %s %s after %" PRIu64 " s, %.1f %% done", a->name, r->action,
-                 r->completed ? "finished" : "stopped", (r->ended_usec - r->started_usec) / 1000000, r->progress);
+                 r->completed                               ? "finished"
+                 : strcmp(r->outcome, "member-failed") == 0 ? "stopped: a member failed"
+                                                            : "stopped before its end",
+                 (r->ended_usec - r->started_usec) / 1000000, r->progress);
+        if (emit)
+                emit_operation(c, o, r, r->action);
 }
 
 void monitor_publish(context *c, bool emit) {
@@ -241,7 +295,7 @@ void monitor_publish(context *c, bool emit) {
                 watch_reshape(c, a, &c->objects[i]);
                 watch_user_io(a, &c->objects[i]);
                 watch_redundancy(a, &c->objects[i]);
-                watch_operation(a, &c->objects[i]);
+                watch_operation(c, a, &c->objects[i], emit);
                 if (is_new[i] && emit)
                         emit_added(c, &c->objects[i], a);
                 props_update(c, OBJ_ARRAY, a, c->objects[i].path, &c->objects[i].cache, emit && !is_new[i]);

@@ -296,7 +296,7 @@ static bool get_last_operation(const context *c, const md_array *a, DBusMessageI
                 return false;
         ok = true;
         if (r && r->action[0]) {
-                const char *action = r->action;
+                const char *action = r->action, *outcome = r->outcome;
                 dbus_uint64_t started = r->started_usec, ended = r->ended_usec, kib = r->kib;
                 dbus_bool_t completed = r->completed, restored = r->restored;
                 double progress = r->progress;
@@ -305,6 +305,7 @@ static bool get_last_operation(const context *c, const md_array *a, DBusMessageI
                      add_entry(&dict, "started", DBUS_TYPE_UINT64, "t", &started) &&
                      add_entry(&dict, "ended", DBUS_TYPE_UINT64, "t", &ended) &&
                      add_entry(&dict, "completed", DBUS_TYPE_BOOLEAN, "b", &completed) &&
+                     add_entry(&dict, "outcome", DBUS_TYPE_STRING, "s", &outcome) &&
                      add_entry(&dict, "progress", DBUS_TYPE_DOUBLE, "d", &progress) &&
                      add_entry(&dict, "kib", DBUS_TYPE_UINT64, "t", &kib) &&
                      add_entry(&dict, "restored", DBUS_TYPE_BOOLEAN, "b", &restored);
