@@ -29,6 +29,7 @@
 #define ARRAY_IFACE "org.mdboost.MdBoost1.Array"
 #define ACTION_BOOST "org.mdboost.MdBoost1.boost"
 #define ACTION_RESTORE "org.mdboost.MdBoost1.restore"
+#define ACTION_CONFIGURE "org.mdboost.MdBoost1.configure"
 
 #ifndef DBUS_INTERFACE_OBJECT_MANAGER
 #define DBUS_INTERFACE_OBJECT_MANAGER "org.freedesktop.DBus.ObjectManager"
@@ -95,7 +96,10 @@ typedef struct context {
         md_root root;
         const char *state_dir;
         int state_fd;
-        config cfg;
+        config cfg;                 /* cfg.policies: the configuration file's rules with the D-Bus ones on top */
+        const char *policy_path;    /* where the rules set over D-Bus are kept */
+        policy_set config_policies; /* the configuration file's rules alone */
+        policy_set dbus_policies;   /* the rules set over D-Bus (SetPolicy) */
 
         DBusConnection *bus;
         loop loop;

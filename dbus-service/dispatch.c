@@ -107,7 +107,7 @@ static void details_for(const context *c, const call *k, const method *mt, auth_
         const md_array *a = spec ? md_array_set_find(&c->arrays, spec) : NULL;
 
         *ret = (auth_details){};
-        if (mt->array_arg == ARG_ALL)
+        if (mt->array_arg == ARG_ALL || (spec && !*spec && strcmp(mt->action, ACTION_CONFIGURE) == 0))
                 snprintf(ret->array, sizeof(ret->array), "all");
         else if (a) {
                 snprintf(ret->array, sizeof(ret->array), "%s", a->name);
@@ -189,7 +189,9 @@ void dispatch_message(context *c, DBusMessage *m) {
                 if (r < 0) {
                         send_reply(c, m,
                                    errors_reply(m, -EACCES, "You are not allowed to %s md arrays (polkit action %s).",
-                                                strcmp(mt->action, ACTION_BOOST) == 0 ? "boost" : "restore",
+                                                strcmp(mt->action, ACTION_BOOST) == 0       ? "boost"
+                                                : strcmp(mt->action, ACTION_CONFIGURE) == 0 ? "set the policy of"
+                                                                                            : "restore",
                                                 mt->action));
                         return;
                 }

@@ -34,6 +34,8 @@ static const method methods[] = {
           ARGS({ "changes", "a(sss)" }), method_manager_restore, ACTION_RESTORE, 0, ARG_NONE },
         { T_MANAGER, MANAGER_IFACE, "RestoreAll", ARGS({ "options", "a{sv}" }), ARGS({ "arrays", "as" }),
           method_restore_all, ACTION_RESTORE, ARG_ALL, ARG_NONE },
+        { T_MANAGER, MANAGER_IFACE, "SetPolicy", ARGS({ "array", "s" }, { "rule", "s" }, { "policy", "s" }), NO_ARGS,
+          method_set_policy, ACTION_CONFIGURE, 0, ARG_NONE },
         { T_MANAGER, MANAGER_IFACE, "GetProfiles", NO_ARGS, ARGS({ "profiles", "a(ssa{ss})" }), method_get_profiles,
           NULL, ARG_NONE, ARG_NONE },
 

@@ -3,7 +3,7 @@
  * mdboostd: boosts md rebuilds on request, under polkit, and puts every
  * tunable back afterwards.
  *
- *   mdboostd [--root DIR] [--state-dir DIR] [--config FILE] [--log-stderr]
+ *   mdboostd [--root DIR] [--state-dir DIR] [--config FILE] [--policy-file FILE] [--log-stderr]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +23,7 @@ typedef struct args {
         const char *state_dir;
         const char *config;
         bool config_required;
+        const char *policy_file;
         bool log_stderr;
 } args;
 
@@ -32,6 +33,7 @@ static void help(void) {
                "  --root DIR        prefix for every /sys and /proc path (default /)\n"
                "  --state-dir DIR   where the boost journal lives (default /run/mdboost)\n"
                "  --config FILE     settings (default " CONFIG_DEFAULT_PATH ", optional)\n"
+               "  --policy-file FILE  the policies set over D-Bus (default " POLICY_FILE_DEFAULT ")\n"
                "  --log-stderr      also log to stderr (as does MDBOOSTD_LOG_STDERR=1)\n"
                "  -h, --help        show this help\n"
                "      --version     show the version\n\n"
@@ -44,6 +46,7 @@ static int parse_args(int argc, char *argv[], args *ret) {
                 ARG_ROOT = 0x100,
                 ARG_STATE,
                 ARG_CONFIG,
+                ARG_POLICY_FILE,
                 ARG_LOG_STDERR,
                 ARG_VERSION
         };
@@ -51,12 +54,16 @@ static int parse_args(int argc, char *argv[], args *ret) {
                 { "root", required_argument, NULL, ARG_ROOT },
                 { "state-dir", required_argument, NULL, ARG_STATE },
                 { "config", required_argument, NULL, ARG_CONFIG },
+                { "policy-file", required_argument, NULL, ARG_POLICY_FILE },
                 { "log-stderr", no_argument, NULL, ARG_LOG_STDERR },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
                 {},
         };
-        args a = { .root = "/", .state_dir = "/run/mdboost", .config = CONFIG_DEFAULT_PATH };
+        args a = { .root = "/",
+                   .state_dir = "/run/mdboost",
+                   .config = CONFIG_DEFAULT_PATH,
+                   .policy_file = POLICY_FILE_DEFAULT };
         int c;
 
         for (;;) {
@@ -73,6 +80,9 @@ static int parse_args(int argc, char *argv[], args *ret) {
                 case ARG_CONFIG:
                         a.config = optarg;
                         a.config_required = true;
+                        break;
+                case ARG_POLICY_FILE:
+                        a.policy_file = optarg;
                         break;
                 case ARG_LOG_STDERR:
                         a.log_stderr = true;
@@ -105,10 +115,20 @@ static int context_open(context *c, const args *a) {
                         .state_fd = -1,
                         .cfg = CONFIG_DEFAULT,
                         .root_path = a->root,
-                        .state_dir = a->state_dir };
+                        .state_dir = a->state_dir,
+                        .policy_path = a->policy_file };
         r = config_load(a->config, a->config_required, &c->cfg, errbuf, sizeof(errbuf));
         if (r < 0) {
                 log_error("configuration %s: %s", a->config, errbuf);
+                return r;
+        }
+        /* The rules set over D-Bus go on top of the file's. */
+        c->config_policies = c->cfg.policies;
+        r = policy_file_load(a->policy_file, &c->dbus_policies, errbuf, sizeof(errbuf));
+        if (r == 0)
+                r = policy_overlay(&c->cfg.policies, &c->dbus_policies);
+        if (r < 0) {
+                log_error("policies %s: %s", a->policy_file, r == -ENOSPC ? "too many arrays have their own" : errbuf);
                 return r;
         }
         r = md_root_open(a->root, &c->root);

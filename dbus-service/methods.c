@@ -265,3 +265,20 @@ DBusMessage *method_get_profiles(call *k) {
                 return NULL;
         return TAKE_PTR(reply);
 }
+
+DBusMessage *method_set_policy(call *k) {
+        const char *spec, *class_word, *rule_word;
+        op_result res = {};
+        int r;
+
+        if (!dbus_message_get_args(k->m, NULL, DBUS_TYPE_STRING, &spec, DBUS_TYPE_STRING, &class_word, DBUS_TYPE_STRING,
+                                   &rule_word, DBUS_TYPE_INVALID))
+                return errors_reply(k->m, -EINVAL, "SetPolicy takes an array, a rule and its policy.");
+        r = service_set_policy(k->c, spec, class_word, rule_word, k->who, &res);
+        if (r < 0)
+                return errors_reply_text(k->m, r, res.message);
+        /* Policy and DefaultPolicy change now; an operation that runs is boosted on the next poll. */
+        monitor_publish(k->c, true);
+        loop_tick_within(&k->c->loop, k->c->cfg.poll_active_ms);
+        return dbus_message_new_method_return(k->m);
+}

@@ -104,6 +104,7 @@ int policy_set_rule(policy_set *s, const char *uuid, policy_class k, const polic
 
         if (!uuid) {
                 s->defaults[k] = *r;
+                s->defaults_set[k] = true;
                 return 0;
         }
         a = find(s, uuid);
@@ -116,5 +117,66 @@ int policy_set_rule(policy_set *s, const char *uuid, policy_class k, const polic
         }
         a->set[k] = true;
         a->rules[k] = *r;
+        return 0;
+}
+
+void policy_unset_rule(policy_set *s, const char *uuid, policy_class k) {
+        policy_array *a = find(s, uuid);
+        bool any = false;
+
+        if (!a)
+                return;
+        a->set[k] = false;
+        for (int i = 0; i < _POLICY_CLASS_MAX; i++)
+                any = any || a->set[i];
+        if (!any) {
+                /* No rule left: the slot goes, the last one takes its place. */
+                *a = s->arrays[s->n - 1];
+                s->n--;
+        }
+}
+
+int policy_overlay(policy_set *s, const policy_set *over) {
+        policy_set n = *s;
+
+        for (int k = 0; k < _POLICY_CLASS_MAX; k++)
+                if (over->defaults_set[k])
+                        (void)policy_set_rule(&n, NULL, (policy_class)k, &over->defaults[k]);
+        for (unsigned i = 0; i < over->n; i++)
+                for (int k = 0; k < _POLICY_CLASS_MAX; k++)
+                        if (over->arrays[i].set[k] &&
+                            policy_set_rule(&n, over->arrays[i].uuid, (policy_class)k, &over->arrays[i].rules[k]) < 0)
+                                return -ENOSPC;
+        *s = n;
+        return 0;
+}
+
+static int append_line(char *buf, size_t size, size_t *len, policy_class k, const char *uuid, const policy_rule *r) {
+        char words[32];
+        int n;
+
+        policy_rule_format(r, words, sizeof(words));
+        n = snprintf(buf + *len, size - *len, "policy_%s%s%s = %s\n", policy_class_to_string(k), uuid ? "." : "",
+                     uuid ?: "", words);
+        if (n < 0 || (size_t)n >= size - *len)
+                return -ENOBUFS;
+        *len += (size_t)n;
+        return 0;
+}
+
+int policy_format_lines(const policy_set *s, char *buf, size_t size) {
+        size_t len = 0;
+
+        if (size == 0)
+                return -ENOBUFS;
+        buf[0] = 0;
+        for (int k = 0; k < _POLICY_CLASS_MAX; k++)
+                if (s->defaults_set[k] && append_line(buf, size, &len, (policy_class)k, NULL, &s->defaults[k]) < 0)
+                        return -ENOBUFS;
+        for (unsigned i = 0; i < s->n; i++)
+                for (int k = 0; k < _POLICY_CLASS_MAX; k++)
+                        if (s->arrays[i].set[k] && append_line(buf, size, &len, (policy_class)k, s->arrays[i].uuid,
+                                                               &s->arrays[i].rules[k]) < 0)
+                                return -ENOBUFS;
         return 0;
 }

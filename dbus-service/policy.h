@@ -49,6 +49,7 @@ typedef struct policy_array {
 
 typedef struct policy_set {
         policy_rule defaults[_POLICY_CLASS_MAX]; /* every array without its own rule */
+        bool defaults_set[_POLICY_CLASS_MAX];    /* the default was given (not the built-in one) */
         policy_array arrays[POLICY_ARRAYS_MAX];
         unsigned n;
 } policy_set;
@@ -78,3 +79,30 @@ const policy_rule *policy_lookup(const policy_set *s, const char *uuid, policy_c
  * arrays have rules already.
  */
 int policy_set_rule(policy_set *s, const char *uuid, policy_class k, const policy_rule *r);
+
+/* Forgets the array @uuid's own rule for @k: it follows the default again. */
+void policy_unset_rule(policy_set *s, const char *uuid, policy_class k);
+
+/*
+ * Puts every rule @over gives (its defaults that were set, its arrays' own
+ * rules) on top of @s. -ENOSPC, @s unchanged, when the arrays do not fit.
+ */
+int policy_overlay(policy_set *s, const policy_set *over);
+
+/*
+ * The rules @s gives as configuration lines ("policy_rebuild = fast",
+ * "policy_check.UUID = max", ...), for its file. -ENOBUFS when they do not
+ * fit in @size.
+ */
+int policy_format_lines(const policy_set *s, char *buf, size_t size);
+
+#define POLICY_FILE_DEFAULT "/var/lib/mdboost/policy.conf"
+
+/*
+ * The rules set over D-Bus (SetPolicy), kept in their own file as
+ * configuration lines (policy-io.c). Load: a missing file gives no rules;
+ * -EINVAL/-ERANGE name the line in @errbuf. Save: written whole, then
+ * renamed over the old one, creating its folder.
+ */
+int policy_file_load(const char *path, policy_set *ret, char *errbuf, size_t errlen);
+int policy_file_save(const char *path, const policy_set *s);

@@ -734,3 +734,86 @@ int service_restore(context *c, const char *spec, const struct caller *who, op_r
         }
         return service_restore_array(c, a, who, NULL, res);
 }
+
+/*
+ * SetPolicy: @spec names an array (its own rule) or is "" (the default for
+ * every array); @class_word "rebuild", "check" or "escalate"; @rule_word a
+ * rule's words, or "default" to drop an array's own rule set over D-Bus.
+ * The rules set over D-Bus are saved before they apply; a failed save
+ * changes nothing.
+ */
+int service_set_policy(context *c, const char *spec, const char *class_word, const char *rule_word,
+                       const struct caller *who, op_result *res) {
+        policy_set dbus = c->dbus_policies, effective = c->config_policies;
+        const md_array *a = NULL;
+        policy_class k;
+        policy_rule rule = {};
+        bool drop = strcmp(rule_word, "default") == 0;
+        char key[96], old[32], uuid[37] = "";
+        change ch = {};
+        int r;
+
+        k = policy_class_from_string(class_word);
+        if (k < 0) {
+                snprintf(res->message, sizeof(res->message),
+                         "Unknown rule '%.32s'; the rules are rebuild, check and escalate.", class_word);
+                return -EINVAL;
+        }
+        if (!drop && policy_rule_parse(rule_word, &rule) < 0) {
+                snprintf(res->message, sizeof(res->message),
+                         "'%.32s' is no policy: give none, fast, fast:N (N from 1 to 100), max, or default (an "
+                         "array's own rule only).",
+                         rule_word);
+                return -EINVAL;
+        }
+        if (*spec) {
+                r = service_refresh(c);
+                if (r < 0) {
+                        snprintf(res->message, sizeof(res->message), "Could not read the md arrays: %s.", strerror(-r));
+                        return r;
+                }
+                a = find_array(c, spec, res);
+                if (!a)
+                        return -ENOENT;
+                if (!a->uuid[0]) {
+                        snprintf(res->message, sizeof(res->message),
+                                 "%s has no UUID (no superblock), so a policy could not find it again.", a->name);
+                        return -EOPNOTSUPP;
+                }
+                snprintf(uuid, sizeof(uuid), "%s", a->uuid);
+        } else if (drop) {
+                snprintf(res->message, sizeof(res->message),
+                         "'default' drops an array's own rule; the default for every array is a rule itself.");
+                return -EINVAL;
+        }
+        policy_rule_format(policy_lookup(&c->cfg.policies, *uuid ? uuid : NULL, k, NULL), old, sizeof(old));
+        if (drop)
+                policy_unset_rule(&dbus, uuid, k);
+        else if (policy_set_rule(&dbus, *uuid ? uuid : NULL, k, &rule) < 0) {
+                snprintf(res->message, sizeof(res->message),
+                         "%u arrays have their own policy already; nothing changed.", POLICY_ARRAYS_MAX);
+                return -ERANGE;
+        }
+        r = policy_overlay(&effective, &dbus);
+        if (r < 0) {
+                snprintf(res->message, sizeof(res->message),
+                         "%u arrays have their own policy already; nothing changed.", POLICY_ARRAYS_MAX);
+                return -ERANGE;
+        }
+        r = policy_file_save(c->policy_path, &dbus);
+        if (r < 0) {
+                snprintf(res->message, sizeof(res->message), "Could not save the policy in %s (%s); nothing changed.",
+                         c->policy_path, strerror(-r));
+                return -EIO; /* the file, not the array: Failed */
+        }
+        c->dbus_policies = dbus;
+        c->cfg.policies = effective;
+        snprintf(key, sizeof(key), "policy_%s%s%s", class_word, *uuid ? "." : "", uuid);
+        ch.name = key;
+        snprintf(ch.old, sizeof(ch.old), "%s", old);
+        policy_rule_format(policy_lookup(&c->cfg.policies, *uuid ? uuid : NULL, k, NULL), ch.new_text,
+                           sizeof(ch.new_text));
+        snprintf(res->array, sizeof(res->array), "%s", a ? a->name : "all");
+        audit_log(who, "policy", a ? a->name : "all", uuid, NULL, &ch, 1);
+        return 0;
+}

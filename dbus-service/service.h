@@ -72,3 +72,10 @@ void service_prune_watches(context *c);
  */
 int service_save_journal(context *c);
 void service_retry_journal(context *c);
+
+/*
+ * SetPolicy: sets what the service does by itself when an operation starts
+ * on the array @spec ("" for every array's default); docs/policy.md.
+ */
+int service_set_policy(context *c, const char *spec, const char *class_word, const char *rule_word,
+                       const struct caller *who, op_result *res);
