@@ -10,6 +10,7 @@ import {
 import cockpit, { _ } from "./cockpit.js";
 import { BoostDialog, ErrorAlert, TunableText } from "./boost-dialog.jsx";
 import { History } from "./history.jsx";
+import { PolicyDialog } from "./policy-dialog.jsx";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 import {
     actionLabel, compareTunables, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, governorText,
@@ -241,6 +242,7 @@ const UserIoAlert = ({ array }) => {
 
 export const ArrayCard = ({ client, path, array, admin, profiles, manager, first }) => {
     const [dialog, setDialog] = useState(false);
+    const [policyDialog, setPolicyDialog] = useState(false);
     const [restoring, setRestoring] = useState(false);
     const [error, setError] = useState(null);
     const [details, setDetails] = useState(false);
@@ -327,7 +329,14 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                             <DescriptionList isCompact isHorizontal className="mdb-facts mdb-policy">
                                 <DescriptionListGroup>
                                     <DescriptionListTerm>{_("Automatic boost")}</DescriptionListTerm>
-                                    <DescriptionListDescription>{policyText(array.Policy)}</DescriptionListDescription>
+                                    <DescriptionListDescription>
+                                        {policyText(array.Policy)}{" "}
+                                        <GuardedButton variant="link" isInline reason={denied} className="mdb-policy-change"
+                                                       onClick={() => setPolicyDialog(true)}
+                                                       aria-label={cockpit.format(_("Change the automatic boost of $0"), array.Name)}>
+                                            {_("Change")}
+                                        </GuardedButton>
+                                    </DescriptionListDescription>
                                 </DescriptionListGroup>
                             </DescriptionList>}
                         <ExpandableSection className="mdb-details" isExpanded={details}
@@ -351,6 +360,9 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
             {dialog &&
                 <BoostDialog client={client} path={path} array={array} profiles={profiles}
                              budget={manager.MemoryBudget || 0} onClose={() => setDialog(false)} />}
+            {policyDialog &&
+                <PolicyDialog client={client} array={array} defaults={manager.DefaultPolicy || {}}
+                              onClose={() => setPolicyDialog(false)} />}
         </Card>
     );
 };

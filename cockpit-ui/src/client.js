@@ -130,6 +130,12 @@ export class MdBoostClient {
         return { changes, held: held || [] };
     }
 
+    // Sets one rule of what the service does by itself for @array (a name
+    // or UUID, "" for every array): docs/policy.md.
+    async setPolicy(array, rule, policy) {
+        await this.dbus.call(MANAGER_PATH, MANAGER_IFACE, "SetPolicy", [array, rule, policy]);
+    }
+
     async restore(path) {
         const [changes] = await this.dbus.call(path, ARRAY_IFACE, "Restore", [{}], { type: "a{sv}" });
         return changes;

@@ -467,6 +467,47 @@ async function testRestoreConflict(page) {
                      fs.readFileSync(path.join(env.MDB_FIXTURE, tunablePath("sync_speed_min"))));
 }
 
+// The card's Automatic boost line and its dialog: a rule for md0 alone,
+// applied by the service to the recovery that runs, then dropped again.
+async function testPolicy(page) {
+    const card = page.locator("[data-array=md0]");
+    await card.getByRole("button", { name: "Change the automatic boost of md0" }).click();
+    const dialog = page.locator("#mdb-policy-dialog");
+    await dialog.waitFor();
+    check(await page.locator("#mdb-policy-rebuild").inputValue() === "default",
+          "the dialog starts at what is in effect: md0 follows every array's rule");
+    await checkAccessibility(page, "the policy dialog");
+    await page.locator("#mdb-policy-rebuild").selectOption("max");
+    await page.locator("#mdb-policy-save").click();
+    await dialog.waitFor({ state: "detached", timeout: 15000 });
+    await expectShown(card.locator(".mdb-policy", { hasText: "Rebuilds: max (this array)" }),
+                      "after Save the card shows md0's own rule");
+    check(fs.readFileSync(env.UI_POLICY_FILE, "utf8").includes("policy_rebuild.7ac7b4d7-c925-6f89-525e-4caecab28aec = max"),
+          "the service saved it");
+    // An administrator restored this recovery (above): the policy leaves it, and boosts the next one.
+    await new Promise(resolve => setTimeout(resolve, 3000));
+    check(await page.locator("[data-array=md0][data-boosted=false]").count() === 1,
+          "a recovery an administrator restored stays theirs");
+    const md = path.join(env.MDB_ROOT, "sys/block/md0/md");
+    const progress = fs.readFileSync(path.join(md, "sync_completed"));
+    fs.writeFileSync(path.join(md, "sync_action"), "idle\n");
+    fs.writeFileSync(path.join(md, "sync_completed"), "none\n");
+    await expectShown(card.locator(".mdb-operation-end"), "the recovery stops");
+    fs.writeFileSync(path.join(md, "sync_completed"), progress);
+    fs.writeFileSync(path.join(md, "sync_action"), "recover\n");
+    await expectShown(card.locator(".mdb-boosted-label", { hasText: "Boosted: max" }),
+                      "the service boosts the next recovery by itself, with md0's rule");
+    await card.getByRole("button", { name: "Restore md0" }).click();
+    await expectShown(page.locator("[data-array=md0][data-boosted=false]"), "an administrator's Restore wins");
+    await card.getByRole("button", { name: "Change the automatic boost of md0" }).click();
+    await dialog.waitFor();
+    await page.locator("#mdb-policy-rebuild").selectOption("default");
+    await page.locator("#mdb-policy-save").click();
+    await dialog.waitFor({ state: "detached", timeout: 15000 });
+    await expectShown(card.locator(".mdb-policy", { hasText: "Rebuilds: none (all arrays)" }),
+                      "back to every array's rule");
+}
+
 async function testUnprivileged(page) {
     const card = page.locator("[data-array=md0]");
     await card.waitFor({ timeout: 20000 });
@@ -562,7 +603,7 @@ async function testServiceGone(page) {
 // EBUSY: the page picks it up when it returns to the bus, and a Boost that
 // fails shows the refusal in words inside the dialog, with nothing changed.
 async function testServiceError(page) {
-    const service = spawn(env.UI_SERVICE_BIN, ["--root", env.MDB_ROOT, "--state-dir", env.UI_STATE_DIR], {
+    const service = spawn(env.UI_SERVICE_BIN, ["--root", env.MDB_ROOT, "--state-dir", env.UI_STATE_DIR, "--policy-file", env.UI_POLICY_FILE], {
         env: { ...process.env, MDBOOST_FAKEKERNEL_FAIL: "sys/block/md0/md/stripe_cache_size=EBUSY" },
         stdio: ["ignore", "ignore", fs.openSync(env.UI_SERVICE_LOG, "a")],
     });
@@ -607,6 +648,7 @@ async function main() {
         await testIdleBoost(admin);
         await testBoostRestore(admin);
         await testRestoreConflict(admin);
+        await testPolicy(admin);
         // This session is pointed at a folder without RRD files.
         const user = await openPage(browser, env.UI_USER_URL, EMPTY_DATADIR);
         await testUnprivileged(user);
