@@ -191,12 +191,11 @@ static void emit_operation(context *c, const array_object *o, const operation_re
  * a member); else someone stopped it (`echo idle`, mdadm --stop or --fail of
  * the member being rebuilt, which md reports as an interruption too).
  */
-static const char *operation_outcome(const md_array *a, const array_object *o, bool completed) {
+static const char *operation_outcome(const array_object *o, bool completed) {
         if (completed)
                 return "finished";
         if (o->op_start_tolerated >= 0 && o->failures_tolerated < o->op_start_tolerated)
                 return "member-failed";
-        (void)a;
         return "interrupted";
 }
 
@@ -222,8 +221,9 @@ static void watch_operation(context *c, const md_array *a, array_object *o, bool
                         o->op_restored = false;
                         o->policy_declined = false;
                         o->op_start_tolerated = o->failures_tolerated;
-                        log_info("%s: %s started at %.1f %%", a->name, md_sync_action_to_string(a->sync_action),
-                                 md_array_progress_percent(a, &pct) == 0 ? pct : 0.0);
+                        /* At start-up it was running already: it did not start now. */
+                        log_info("%s: %s %s at %.1f %%", a->name, md_sync_action_to_string(a->sync_action),
+                                 emit ? "started" : "is running", md_array_progress_percent(a, &pct) == 0 ? pct : 0.0);
                         if (emit)
                                 emit_operation(c, o, NULL, md_sync_action_to_string(a->sync_action));
                 }
@@ -245,7 +245,7 @@ static void watch_operation(context *c, const md_array *a, array_object *o, bool
                 .restored = o->op_restored,
         };
         snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
-        snprintf(r->outcome, sizeof(r->outcome), "%s", operation_outcome(a, o, r->completed));
+        snprintf(r->outcome, sizeof(r->outcome), "%s", operation_outcome(o, r->completed));
         if (r->completed)
                 r->progress = 100;
         r->kib = ((r->completed ? o->op_total : o->op_last_done) - o->op_first_done) / 2;
@@ -432,7 +432,7 @@ static int policy_boost(context *c, const char *uuid, const md_array *a, policy_
 /*
  * The rule a policy wants for the operation that runs: its class's, or,
  * for a rebuild on an array that has no redundancy left (one more failure
- * loses it), the escalation's. NONE when it wants nothing.
+ * loses it), the escalation's. -EINVAL when it wants nothing.
  */
 static policy_class wanted_class(const context *c, const md_array *a, const array_object *o) {
         policy_class k = policy_class_of(a->sync_action);
