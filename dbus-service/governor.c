@@ -184,6 +184,20 @@ static void set_rate(const md_array *a, const journal_entry *e, governor_action 
         d->lift = lift_ceiling(a, e);
 }
 
+/* What the users are to keep: @share percent of their @baseline, KiB/s. */
+uint64_t governor_target(uint64_t baseline, unsigned share) {
+        return baseline / 100 * share;
+}
+
+/* STEER to @rate, carrying what the governor measured for the log. */
+static void steer(const md_array *a, const journal_entry *e, const governor_clock *clock, unsigned share, uint64_t rate,
+                  governor_decision *d) {
+        set_rate(a, e, GOVERNOR_STEER, rate, d);
+        d->baseline_kibs = clock->baseline_kibs;
+        d->users_kibs = clock->users_kibs;
+        d->target_kibs = governor_target(clock->baseline_kibs, share);
+}
+
 static void lift(const md_array *a, const journal_entry *e, governor_decision *d) {
         d->action = GOVERNOR_LIFT;
         d->next = GOVERNOR_FREE;
@@ -259,10 +273,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 span_start(a, clock, now);
                 if (clock->learnt_usec != 0 && now - clock->learnt_usec < s->relearn_ms * 1000u && clock->rate_kibs) {
                         /* Users back within relearn_ms: what they get alone is known, steer from the last rate. */
-                        set_rate(a, e, GOVERNOR_STEER, clamp(clock->rate_kibs, held_rate(e), high), d);
-                        d->baseline_kibs = clock->baseline_kibs;
-                        d->users_kibs = clock->users_kibs;
-                        d->target_kibs = clock->baseline_kibs / 100 * share;
+                        steer(a, e, clock, share, clamp(clock->rate_kibs, held_rate(e), high), d);
                         return;
                 }
                 set_rate(a, e, GOVERNOR_LEARN, held_rate(e), d);
@@ -299,10 +310,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                                100 * (100 - share);
                 rate = clamp(rate, held_rate(e), high);
                 clock->rate_kibs = rate;
-                set_rate(a, e, GOVERNOR_STEER, rate, d);
-                d->baseline_kibs = clock->baseline_kibs;
-                d->users_kibs = clock->users_kibs;
-                d->target_kibs = clock->baseline_kibs / 100 * share;
+                steer(a, e, clock, share, rate, d);
                 span_start(a, clock, now);
                 return;
         case GOVERNOR_STEERING:
@@ -337,15 +345,12 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 if (clock->users_kibs > clock->baseline_kibs)
                         clock->baseline_kibs = clock->users_kibs;
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
-                next = governor_next_rate(rate, clock->users_kibs, clock->baseline_kibs / 100 * share, held_rate(e),
-                                          high);
+                next = governor_next_rate(rate, clock->users_kibs, governor_target(clock->baseline_kibs, share),
+                                          held_rate(e), high);
                 if (next == rate)
                         return;
                 clock->rate_kibs = next;
-                set_rate(a, e, GOVERNOR_STEER, next, d);
-                d->baseline_kibs = clock->baseline_kibs;
-                d->users_kibs = clock->users_kibs;
-                d->target_kibs = clock->baseline_kibs / 100 * share;
+                steer(a, e, clock, share, next, d);
                 return;
         default:
                 return;
@@ -398,8 +403,8 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                         snprintf(buf, size,
                                  "The users get %" PRIu64 " KiB/s; alone they get %" PRIu64 " KiB/s, and they keep "
                                  "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %" PRIu64 " KiB/s.",
-                                 clock->users_kibs, clock->baseline_kibs, share, clock->baseline_kibs / 100 * share,
-                                 rate);
+                                 clock->users_kibs, clock->baseline_kibs, share,
+                                 governor_target(clock->baseline_kibs, share), rate);
                 else
                         snprintf(buf, size,
                                  "The rebuild runs at %" PRIu64 " KiB/s; what the users get alone is measured "

@@ -141,6 +141,9 @@ void governor_step(const profile_settings *s, const md_array *a, const struct jo
 int governor_fit_floor(const md_tval *speed, unsigned percent, const md_tval *original, const md_tval *written,
                        uint64_t *ret);
 
+/* What the users are to keep while steering: @share percent of their @baseline, KiB/s. */
+uint64_t governor_target(uint64_t baseline, unsigned share);
+
 /*
  * The rebuild's next rate while steering, KiB/s: @rate lowered when the
  * users' throughput @users is short of @target by more than the band,

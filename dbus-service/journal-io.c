@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "file-io.h"
 #include "journal.h"
 
 #define JOURNAL_MAX_BYTES (4u << 20)
@@ -92,19 +93,6 @@ typedef struct bytes {
         size_t len;
 } bytes;
 
-static int write_all(int fd, const char *text, size_t len) {
-        while (len > 0) {
-                ssize_t n = write(fd, text, len);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0)
-                        return -errno;
-                text += n;
-                len -= (size_t)n;
-        }
-        return 0;
-}
-
 static int take_by_copy(int dir_fd, const char *name, void *userdata) {
         const bytes *b = userdata;
         int fd, r;
@@ -112,7 +100,7 @@ static int take_by_copy(int dir_fd, const char *name, void *userdata) {
         fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (fd < 0)
                 return -errno;
-        r = write_all(fd, b->text, b->len);
+        r = file_write_all(fd, b->text, b->len);
         if (r == 0 && fsync(fd) < 0)
                 r = -errno;
         if (close(fd) < 0 && r == 0)
@@ -166,32 +154,11 @@ int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
 }
 
 int journal_save(int dir_fd, const journal *j) {
-        _cleanup_free_ char *text = NULL;
-        char tmp[64];
-        int fd, r;
+        _cleanup_free_ char *text = journal_format(j);
 
-        text = journal_format(j);
         if (!text)
                 return -ENOMEM;
-        snprintf(tmp, sizeof(tmp), ".%s.%d.tmp", JOURNAL_FILE, (int)getpid());
-        fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (fd < 0)
-                return -errno;
-        r = write_all(fd, text, strlen(text));
-        if (r == 0 && fsync(fd) < 0)
-                r = -errno;
-        if (close(fd) < 0 && r == 0)
-                r = -errno;
-        if (r == 0 && renameat(dir_fd, tmp, dir_fd, JOURNAL_FILE) < 0)
-                r = -errno;
-        if (r < 0) {
-                unlinkat(dir_fd, tmp, 0);
-                return r;
-        }
-        /* The rename is durable only once the directory itself is synced. */
-        if (fsync(dir_fd) < 0)
-                return -errno;
-        return 0;
+        return file_replace_at(dir_fd, JOURNAL_FILE, text, 0600);
 }
 
 static int mkdir_parents(const char *path) {

@@ -334,7 +334,7 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
                 dbus_uint32_t share = e->users_share ? e->users_share : c->cfg.profiles.users_share;
                 dbus_uint64_t rate = tval_number(&e->written[MD_T_SYNC_SPEED_MIN]);
                 dbus_uint64_t baseline = clk ? clk->baseline_kibs : 0, users = clk ? clk->users_kibs : 0;
-                dbus_uint64_t target = baseline / 100 * share;
+                dbus_uint64_t target = governor_target(baseline, share);
                 char text[512];
 
                 governor_explain(&c->cfg.profiles, e->fit, clk, share, rate, text, sizeof(text));

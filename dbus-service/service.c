@@ -110,6 +110,15 @@ static void tval_text(const md_tval *v, char *buf, size_t size) {
                 snprintf(buf, size, "?");
 }
 
+/* service_refresh() for a method: its failure said in @res. */
+static int refresh(context *c, op_result *res) {
+        int r = service_refresh(c);
+
+        if (r < 0)
+                snprintf(res->message, sizeof(res->message), "Could not read the md arrays: %s.", strerror(-r));
+        return r;
+}
+
 static const md_array *find_array(context *c, const char *spec, op_result *res) {
         const md_array *a = md_array_set_find(&c->arrays, spec);
 
@@ -270,11 +279,9 @@ static int boost_plan(context *c, const char *spec, const char *profile_name, co
         profile pr;
         int r;
 
-        r = service_refresh(c);
-        if (r < 0) {
-                snprintf(res->message, sizeof(res->message), "Could not read the md arrays: %s.", strerror(-r));
+        r = refresh(c, res);
+        if (r < 0)
                 return r;
-        }
         pr = profile_from_string(profile_name);
         if (pr < 0) {
                 snprintf(res->message, sizeof(res->message),
@@ -711,11 +718,9 @@ int service_restore(context *c, const char *spec, const struct caller *who, op_r
         const md_array *a;
         int r;
 
-        r = service_refresh(c);
-        if (r < 0) {
-                snprintf(res->message, sizeof(res->message), "Could not read the md arrays: %s.", strerror(-r));
+        r = refresh(c, res);
+        if (r < 0)
                 return r;
-        }
         a = find_array(c, spec, res);
         if (!a)
                 return -ENOENT;
@@ -767,11 +772,9 @@ int service_set_policy(context *c, const char *spec, const char *class_word, con
                 return -EINVAL;
         }
         if (*spec) {
-                r = service_refresh(c);
-                if (r < 0) {
-                        snprintf(res->message, sizeof(res->message), "Could not read the md arrays: %s.", strerror(-r));
+                r = refresh(c, res);
+                if (r < 0)
                         return r;
-                }
                 a = find_array(c, spec, res);
                 if (!a)
                         return -ENOENT;

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "file-io.h"
+
+int file_write_all(int fd, const char *text, size_t len) {
+        while (len > 0) {
+                ssize_t n = write(fd, text, len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                text += n;
+                len -= (size_t)n;
+        }
+        return 0;
+}
+
+int file_replace_at(int dir_fd, const char *name, const char *text, mode_t mode) {
+        char tmp[256];
+        int fd, r;
+
+        if ((size_t)snprintf(tmp, sizeof(tmp), ".%s.%d.tmp", name, (int)getpid()) >= sizeof(tmp))
+                return -ENAMETOOLONG;
+        fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+        if (fd < 0)
+                return -errno;
+        r = file_write_all(fd, text, strlen(text));
+        if (r == 0 && fsync(fd) < 0)
+                r = -errno;
+        if (close(fd) < 0 && r == 0)
+                r = -errno;
+        if (r == 0 && renameat(dir_fd, tmp, dir_fd, name) < 0)
+                r = -errno;
+        if (r < 0) {
+                unlinkat(dir_fd, tmp, 0);
+                return r;
+        }
+        /* The rename is durable only once the folder itself is synced. */
+        if (fsync(dir_fd) < 0)
+                return -errno;
+        return 0;
+}
