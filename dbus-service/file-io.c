@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "file-io.h"
@@ -44,4 +46,26 @@ int file_replace_at(int dir_fd, const char *name, const char *text, mode_t mode)
         if (fsync(dir_fd) < 0)
                 return -errno;
         return 0;
+}
+
+int file_replace(const char *path, const char *text, mode_t mode) {
+        char copy[4096], dir[4096], name[256];
+        int dfd, r;
+
+        if (strlen(path) >= sizeof(copy))
+                return -ENAMETOOLONG;
+        /* dirname() and basename() may write into their argument and return a pointer into it. */
+        snprintf(copy, sizeof(copy), "%s", path);
+        snprintf(dir, sizeof(dir), "%s", dirname(copy));
+        snprintf(copy, sizeof(copy), "%s", path);
+        if ((size_t)snprintf(name, sizeof(name), "%s", basename(copy)) >= sizeof(name))
+                return -ENAMETOOLONG;
+        if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+                return -errno;
+        dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+                return -errno;
+        r = file_replace_at(dfd, name, text, mode);
+        close(dfd);
+        return r;
 }

@@ -15,3 +15,6 @@ int file_write_all(int fd, const char *text, size_t len);
  * failure the old file stays and the temporary one is gone.
  */
 int file_replace_at(int dir_fd, const char *name, const char *text, mode_t mode);
+
+/* file_replace_at() of @path, making its folder (not its parents) when it is missing. */
+int file_replace(const char *path, const char *text, mode_t mode);
