@@ -32,6 +32,7 @@ static const config_key config_keys[] = {
         { "memory_budget_percent", offsetof(config, profiles.budget_percent), 1, 0, 90 },
         { "poll_active_ms", offsetof(config, poll_active_ms), 0, 100, 60000 },
         { "poll_idle_ms", offsetof(config, poll_idle_ms), 0, 100, 600000 },
+        { "poll_notified_ms", offsetof(config, poll_notified_ms), 0, 1000, 86400000 },
         { "reshape_stuck_ms", offsetof(config, reshape_stuck_ms), 0, 1000, 3600000 },
 };
 

@@ -16,8 +16,9 @@
 
 typedef struct config {
         profile_settings profiles;
-        uint64_t poll_active_ms; /* while an operation runs or a boost is in place */
-        uint64_t poll_idle_ms;
+        uint64_t poll_active_ms;   /* while an operation runs or a boost is in place */
+        uint64_t poll_idle_ms;     /* otherwise, where the kernel does not notify (a test tree) */
+        uint64_t poll_notified_ms; /* otherwise, where it does: a read now and then anyway */
         uint64_t reshape_stuck_ms; /* a reshape held at sync_max with nothing driving it this long is stuck */
         policy_set policies;       /* policy_rebuild, policy_check (none), policy_escalate (max), .UUID forms */
 } config;
@@ -26,6 +27,7 @@ typedef struct config {
         ((config){ .profiles = PROFILE_SETTINGS_DEFAULT,                                                               \
                    .poll_active_ms = 1000,                                                                             \
                    .poll_idle_ms = 5000,                                                                               \
+                   .poll_notified_ms = 600000,                                                                         \
                    .reshape_stuck_ms = 60000,                                                                          \
                    .policies = { .defaults = { [POLICY_ESCALATE] = { .kind = POLICY_MAX } } } })
 

@@ -14,6 +14,7 @@
 #include "governor.h"
 #include "journal.h"
 #include "loop.h"
+#include "wakeup.h"
 #include "root.h"
 #include "syncmax.h"
 
@@ -50,7 +51,7 @@ typedef struct operation_record {
         uint64_t ended_usec;   /* µs since the epoch it was first seen over */
         double progress;       /* percent, as last seen running */
         bool completed;        /* it ran to its end (md_operation_completed) */
-        char outcome[16];      /* "finished", "member-failed", "interrupted" */
+        char outcome[16];      /* "finished", "member-failed", "interrupted", "frozen" */
         uint64_t kib;          /* KiB it moved while the service watched it */
         bool restored;         /* the service restored a boost because it ended */
 } operation_record;
@@ -70,6 +71,7 @@ typedef struct array_object {
         uint64_t op_first_done, op_last_done, op_total; /* sectors */
         double op_progress;
         bool op_restored;           /* its boost was restored because it ended */
+        bool op_frozen;             /* it ended because md was frozen, and nothing started since */
         bool policy_declined;       /* an administrator restored its boost: no policy boosts it again */
         uint64_t policy_tried_usec; /* op_started_usec of the operation a policy last tried to boost */
         int policy_tried;           /* the policy_class it last tried for that operation */
@@ -104,7 +106,9 @@ typedef struct context {
         DBusConnection *bus;
         loop loop;
 
-        md_array_set arrays; /* the last successful read */
+        md_array_set arrays;     /* the last successful read */
+        uint64_t refreshed_usec; /* CLOCK_MONOTONIC time of that read */
+        wakeup_set wakeup;       /* the files md wakes the service with */
         md_globals globals;
         uint64_t mem_total; /* bytes; 0 when <root>/proc/meminfo is missing */
 

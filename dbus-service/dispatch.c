@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "interface.h"
 #include "log.h"
+#include "monitor.h"
 #include "profiles.h"
 
 /*
@@ -204,6 +205,7 @@ static DBusHandlerResult on_message(DBusConnection *bus, DBusMessage *m, void *u
         (void)bus;
         if (dbus_message_get_type(m) != DBUS_MESSAGE_TYPE_METHOD_CALL)
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
+        monitor_freshen(userdata);
         dispatch_message(userdata, m);
         return DBUS_HANDLER_RESULT_HANDLED;
 }

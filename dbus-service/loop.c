@@ -11,6 +11,9 @@
 #include "log.h"
 #include "loop.h"
 
+/* md notifies twice for one change often: a tick at most this often for notifications. */
+#define LOOP_TICK_GAP_MS 200
+
 static uint64_t clock_usec(clockid_t id) {
         struct timespec ts;
 
@@ -132,6 +135,13 @@ void loop_free(loop *l) {
         *l = (loop){ .signal_fd = -1 };
 }
 
+void loop_set_files(loop *l, loop_count_fn count, loop_fill_fn fill, loop_take_fn take, void *userdata) {
+        l->files_count = count;
+        l->files_fill = fill;
+        l->files_take = take;
+        l->files_userdata = userdata;
+}
+
 void loop_tick_within(loop *l, uint64_t ms) {
         uint64_t at = loop_now_usec() + ms * 1000u;
 
@@ -147,8 +157,8 @@ static int poll_timeout_ms(const loop *l, uint64_t now) {
                         next = l->timeouts[i].deadline_usec;
         if (next <= now)
                 return 0;
-        /* Round up so a wake-up never comes a little early and spins. */
-        return (int)((next - now + 999) / 1000 > 600000 ? 600000 : (next - now + 999) / 1000);
+        /* Round up so a wake-up never comes a little early and spins; a day at most. */
+        return (int)((next - now + 999) / 1000 > 86400000 ? 86400000 : (next - now + 999) / 1000);
 }
 
 static bool watch_still_there(const loop *l, DBusWatch *w) {
@@ -203,8 +213,17 @@ static void handle_signal(loop *l) {
         }
 }
 
+/* A notification brings the tick forward, never closer than LOOP_TICK_GAP_MS to the last. */
+static void tick_soon(loop *l) {
+        uint64_t at = l->last_tick_usec + LOOP_TICK_GAP_MS * 1000u;
+
+        if (at < l->tick_deadline_usec)
+                l->tick_deadline_usec = at;
+}
+
 static int loop_iteration(loop *l, DBusConnection *bus, loop_tick_fn tick, void *userdata) {
-        unsigned n = 0, cap = l->n_watches + 1;
+        unsigned n = 0, n_files = l->files_count ? l->files_count(l->files_userdata) : 0;
+        unsigned cap = l->n_watches + 1 + n_files;
         struct pollfd fds[cap];
         DBusWatch *snap[cap];
         uint64_t now;
@@ -216,8 +235,14 @@ static int loop_iteration(loop *l, DBusConnection *bus, loop_tick_fn tick, void 
                 return -ECONNRESET;
 
         now = loop_now_usec();
-        if (now >= l->tick_deadline_usec)
+        if (now >= l->tick_deadline_usec) {
+                l->last_tick_usec = now;
                 l->tick_deadline_usec = now + tick(userdata) * 1000u;
+                /* The tick may have opened or closed files. */
+                n_files = l->files_count ? l->files_count(l->files_userdata) : 0;
+                if (l->n_watches + 1 + n_files > cap)
+                        return 0; /* the next iteration sizes its table for them */
+        }
         /* The tick may have sent signals: get them out before sleeping. */
         while (dbus_connection_dispatch(bus) == DBUS_DISPATCH_DATA_REMAINS)
                 ;
@@ -236,12 +261,16 @@ static int loop_iteration(loop *l, DBusConnection *bus, loop_tick_fn tick, void 
                 snap[n++] = w;
         }
         fds[n] = (struct pollfd){ .fd = l->signal_fd, .events = POLLIN };
+        if (n_files)
+                l->files_fill(l->files_userdata, fds + n + 1);
 
-        r = poll(fds, n + 1, poll_timeout_ms(l, loop_now_usec()));
+        r = poll(fds, n + 1 + n_files, poll_timeout_ms(l, loop_now_usec()));
         if (r < 0)
                 return errno == EINTR ? 0 : -errno;
         if (fds[n].revents)
                 handle_signal(l);
+        if (n_files && l->files_take(l->files_userdata, fds + n + 1))
+                tick_soon(l);
         handle_watches(l, fds, snap, n);
         handle_timeouts(l);
         return 0;

@@ -204,7 +204,10 @@ static const char *operation_outcome(const array_object *o, bool completed) {
  * the last one that ended (LastOperation): when it was first seen running,
  * when first seen over, how far it got, whether it ran to its end (what md
  * leaves behind, restore_operation_completed), what it moved meanwhile.
- * Delayed or frozen, it has not ended.
+ * Delayed, it has not ended. Frozen (`echo frozen > sync_action`, as mdadm
+ * and admins do to hold md back), md has stopped its sync thread: that ends
+ * it, "frozen"; when md goes on after the thaw it is a new start, though the
+ * same operation for the policy (an administrator's restore still holds).
  */
 static void watch_operation(context *c, const md_array *a, array_object *o, bool emit) {
         bool running = a->progress.kind == MD_PROGRESS_RUNNING && a->sync_action > MD_SYNC_IDLE &&
@@ -214,12 +217,16 @@ static void watch_operation(context *c, const md_array *a, array_object *o, bool
 
         if (running) {
                 if (!o->op_running || o->op_action != a->sync_action) {
+                        bool thawed = !o->op_running && o->op_frozen && o->op_action == a->sync_action;
+
                         o->op_running = true;
+                        o->op_frozen = false;
                         o->op_action = a->sync_action;
                         o->op_started_usec = loop_realtime_usec();
                         o->op_first_done = a->progress.done;
                         o->op_restored = false;
-                        o->policy_declined = false;
+                        if (!thawed)
+                                o->policy_declined = false;
                         o->op_start_tolerated = o->failures_tolerated;
                         /* At start-up it was running already: it did not start now. */
                         log_info("%s: %s %s at %.1f %%", a->name, md_sync_action_to_string(a->sync_action),
@@ -233,25 +240,28 @@ static void watch_operation(context *c, const md_array *a, array_object *o, bool
                         o->op_progress = pct;
                 return;
         }
-        if (!o->op_running || a->sync_action != MD_SYNC_IDLE)
+        if (!o->op_running || (a->sync_action != MD_SYNC_IDLE && a->sync_action != MD_SYNC_FROZEN))
                 return;
         o->op_running = false;
-        o->policy_declined = false;
+        o->op_frozen = a->sync_action == MD_SYNC_FROZEN;
+        if (!o->op_frozen)
+                o->policy_declined = false;
         *r = (operation_record){
                 .started_usec = o->op_started_usec,
                 .ended_usec = loop_realtime_usec(),
                 .progress = o->op_progress,
-                .completed = restore_operation_completed(a, o->op_action),
+                .completed = !o->op_frozen && restore_operation_completed(a, o->op_action),
                 .restored = o->op_restored,
         };
         snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
-        snprintf(r->outcome, sizeof(r->outcome), "%s", operation_outcome(o, r->completed));
+        snprintf(r->outcome, sizeof(r->outcome), "%s", o->op_frozen ? "frozen" : operation_outcome(o, r->completed));
         if (r->completed)
                 r->progress = 100;
         r->kib = ((r->completed ? o->op_total : o->op_last_done) - o->op_first_done) / 2;
         log_info("%s: %s %s after %" PRIu64 " s, %.1f %% done", a->name, r->action,
                  r->completed                               ? "finished"
                  : strcmp(r->outcome, "member-failed") == 0 ? "stopped: a member failed"
+                 : o->op_frozen                             ? "frozen before its end"
                                                             : "stopped before its end",
                  (r->ended_usec - r->started_usec) / 1000000, r->progress);
         if (emit)
@@ -304,6 +314,7 @@ void monitor_publish(context *c, bool emit) {
 }
 
 void monitor_free(context *c) {
+        wakeup_free(&c->wakeup);
         for (unsigned i = 0; i < c->n_objects; i++)
                 prop_cache_free(&c->objects[i].cache);
         free(c->objects);
@@ -534,11 +545,40 @@ static bool any_busy(const context *c) {
         return false;
 }
 
+/*
+ * Reads every array, then makes sure md wakes the service for each: a file
+ * opened for an array that appeared is armed after the read that found it,
+ * so the arrays are read once more to miss no change in between.
+ */
+static int refresh(context *c) {
+        int r = service_refresh(c);
+
+        if (r < 0)
+                return r;
+        if (wakeup_sync(&c->wakeup, &c->root, &c->arrays) > 0)
+                r = service_refresh(c);
+        c->refreshed_usec = loop_now_usec();
+        return r;
+}
+
+/*
+ * With nothing running and every file notified, the service sleeps until md
+ * wakes it, reading everything again only every poll_notified_ms in case
+ * something changed that md does not notify (a limit an administrator wrote).
+ */
+static uint64_t next_tick_ms(const context *c) {
+        if (any_busy(c))
+                return c->cfg.poll_active_ms;
+        if (!c->wakeup.complete)
+                return c->cfg.poll_idle_ms;
+        return c->cfg.poll_notified_ms;
+}
+
 uint64_t monitor_tick(void *userdata) {
         context *c = userdata;
         int r;
 
-        r = service_refresh(c);
+        r = refresh(c);
         if (r < 0) {
                 log_warning("could not read the md arrays: %s", strerror(-r));
                 return c->cfg.poll_idle_ms;
@@ -548,13 +588,31 @@ uint64_t monitor_tick(void *userdata) {
         monitor_publish(c, true);
         if (apply_policies(c))
                 monitor_publish(c, true);
-        return any_busy(c) ? c->cfg.poll_active_ms : c->cfg.poll_idle_ms;
+        return next_tick_ms(c);
+}
+
+void monitor_freshen(context *c) {
+        if (loop_now_usec() - c->refreshed_usec >= c->cfg.poll_active_ms * 1000u)
+                (void)monitor_tick(c);
+}
+
+static unsigned files_count(void *userdata) {
+        return wakeup_count(&((context *)userdata)->wakeup);
+}
+
+static void files_fill(void *userdata, struct pollfd *fds) {
+        wakeup_fill(&((context *)userdata)->wakeup, fds);
+}
+
+static bool files_take(void *userdata, const struct pollfd *fds) {
+        return wakeup_take(&((context *)userdata)->wakeup, fds);
 }
 
 int monitor_startup(context *c) {
         int r;
 
-        r = service_refresh(c);
+        loop_set_files(&c->loop, files_count, files_fill, files_take, c);
+        r = refresh(c);
         if (r < 0)
                 log_warning("could not read the md arrays: %s", strerror(-r));
         if (r == 0 && !c->journal.clean) {

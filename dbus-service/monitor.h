@@ -21,6 +21,13 @@ int monitor_startup(context *c);
 /* One poll; returns the milliseconds until the next one. */
 uint64_t monitor_tick(void *userdata);
 
+/*
+ * Reads everything again before a method call is answered when the last
+ * read is older than poll_active_ms: with nothing running the service may
+ * have slept for minutes, waiting for md.
+ */
+void monitor_freshen(context *c);
+
 /* Syncs the objects with c->arrays and emits what changed (nothing when @emit is false). */
 void monitor_publish(context *c, bool emit);
 
