@@ -199,6 +199,56 @@ static const char *operation_outcome(const array_object *o, bool completed) {
         return "interrupted";
 }
 
+/* The operation followed ended (md is idle or frozen, or stopped and started it again). */
+static void end_operation(context *c, const md_array *a, array_object *o, bool emit, bool frozen, bool restarted) {
+        operation_record *r = &o->last_op;
+
+        o->op_running = false;
+        o->op_frozen = frozen;
+        if (!frozen)
+                o->policy_declined = false;
+        *r = (operation_record){
+                .started_usec = o->op_started_usec,
+                .ended_usec = loop_realtime_usec(),
+                .progress = o->op_progress,
+                .completed = !frozen && !restarted && restore_operation_completed(a, o->op_action),
+                .restored = o->op_restored,
+        };
+        snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
+        snprintf(r->outcome, sizeof(r->outcome), "%s", frozen ? "frozen" : operation_outcome(o, r->completed));
+        if (r->completed)
+                r->progress = 100;
+        r->kib = ((r->completed ? o->op_total : o->op_last_done) - o->op_first_done) / 2;
+        log_info("%s: %s %s after %" PRIu64 " s, %.1f %% done", a->name, r->action,
+                 r->completed                               ? "finished"
+                 : strcmp(r->outcome, "member-failed") == 0 ? "stopped: a member failed"
+                 : frozen                                   ? "frozen before its end"
+                                                            : "stopped before its end",
+                 (r->ended_usec - r->started_usec) / 1000000, r->progress);
+        if (emit)
+                emit_operation(c, o, r, r->action);
+}
+
+static void start_operation(context *c, const md_array *a, array_object *o, bool emit) {
+        bool thawed = o->op_frozen && o->op_action == a->sync_action;
+        double pct;
+
+        o->op_running = true;
+        o->op_frozen = false;
+        o->op_action = a->sync_action;
+        o->op_started_usec = loop_realtime_usec();
+        o->op_first_done = a->progress.done;
+        o->op_restored = false;
+        if (!thawed)
+                o->policy_declined = false;
+        o->op_start_tolerated = o->failures_tolerated;
+        /* At start-up it was running already: it did not start now. */
+        log_info("%s: %s %s at %.1f %%", a->name, md_sync_action_to_string(a->sync_action),
+                 emit ? "started" : "is running", md_array_progress_percent(a, &pct) == 0 ? pct : 0.0);
+        if (emit)
+                emit_operation(c, o, NULL, md_sync_action_to_string(a->sync_action));
+}
+
 /*
  * Follows the operation that runs from poll to poll, and keeps a record of
  * the last one that ended (LastOperation): when it was first seen running,
@@ -208,64 +258,33 @@ static const char *operation_outcome(const array_object *o, bool completed) {
  * and admins do to hold md back), md has stopped its sync thread: that ends
  * it, "frozen"; when md goes on after the thaw it is a new start, though the
  * same operation for the policy (an administrator's restore still holds).
+ *
+ * When a member fails during a recovery, md stops it and starts it again
+ * at once, from its checkpoint, often between two reads: the array
+ * surviving fewer failures than when the operation started says it ended
+ * (member-failed) and a new one started, with the risk it now runs at.
  */
 static void watch_operation(context *c, const md_array *a, array_object *o, bool emit) {
         bool running = a->progress.kind == MD_PROGRESS_RUNNING && a->sync_action > MD_SYNC_IDLE &&
                        a->sync_action != MD_SYNC_FROZEN;
-        operation_record *r = &o->last_op;
         double pct;
 
         if (running) {
-                if (!o->op_running || o->op_action != a->sync_action) {
-                        bool thawed = !o->op_running && o->op_frozen && o->op_action == a->sync_action;
-
-                        o->op_running = true;
-                        o->op_frozen = false;
-                        o->op_action = a->sync_action;
-                        o->op_started_usec = loop_realtime_usec();
-                        o->op_first_done = a->progress.done;
-                        o->op_restored = false;
-                        if (!thawed)
-                                o->policy_declined = false;
-                        o->op_start_tolerated = o->failures_tolerated;
-                        /* At start-up it was running already: it did not start now. */
-                        log_info("%s: %s %s at %.1f %%", a->name, md_sync_action_to_string(a->sync_action),
-                                 emit ? "started" : "is running", md_array_progress_percent(a, &pct) == 0 ? pct : 0.0);
-                        if (emit)
-                                emit_operation(c, o, NULL, md_sync_action_to_string(a->sync_action));
-                }
+                if (o->op_running && o->op_action != a->sync_action)
+                        end_operation(c, a, o, emit, false, true);
+                else if (o->op_running && o->op_start_tolerated >= 0 &&
+                         o->failures_tolerated < o->op_start_tolerated)
+                        end_operation(c, a, o, emit, false, true);
+                if (!o->op_running)
+                        start_operation(c, a, o, emit);
                 o->op_last_done = a->progress.done;
                 o->op_total = a->progress.total;
                 if (md_array_progress_percent(a, &pct) == 0)
                         o->op_progress = pct;
                 return;
         }
-        if (!o->op_running || (a->sync_action != MD_SYNC_IDLE && a->sync_action != MD_SYNC_FROZEN))
-                return;
-        o->op_running = false;
-        o->op_frozen = a->sync_action == MD_SYNC_FROZEN;
-        if (!o->op_frozen)
-                o->policy_declined = false;
-        *r = (operation_record){
-                .started_usec = o->op_started_usec,
-                .ended_usec = loop_realtime_usec(),
-                .progress = o->op_progress,
-                .completed = !o->op_frozen && restore_operation_completed(a, o->op_action),
-                .restored = o->op_restored,
-        };
-        snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
-        snprintf(r->outcome, sizeof(r->outcome), "%s", o->op_frozen ? "frozen" : operation_outcome(o, r->completed));
-        if (r->completed)
-                r->progress = 100;
-        r->kib = ((r->completed ? o->op_total : o->op_last_done) - o->op_first_done) / 2;
-        log_info("%s: %s %s after %" PRIu64 " s, %.1f %% done", a->name, r->action,
-                 r->completed                               ? "finished"
-                 : strcmp(r->outcome, "member-failed") == 0 ? "stopped: a member failed"
-                 : o->op_frozen                             ? "frozen before its end"
-                                                            : "stopped before its end",
-                 (r->ended_usec - r->started_usec) / 1000000, r->progress);
-        if (emit)
-                emit_operation(c, o, r, r->action);
+        if (o->op_running && (a->sync_action == MD_SYNC_IDLE || a->sync_action == MD_SYNC_FROZEN))
+                end_operation(c, a, o, emit, a->sync_action == MD_SYNC_FROZEN, false);
 }
 
 void monitor_publish(context *c, bool emit) {

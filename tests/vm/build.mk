@@ -3,12 +3,18 @@
 
 VM_MD_DUMP := $(BUILD)/tests/vm/md-dump
 
-ALL_TARGETS  += $(VM_MD_DUMP)
+VM_NOTIFY_PROBE := $(BUILD)/tests/vm/md-notify-probe
+
+ALL_TARGETS  += $(VM_MD_DUMP) $(VM_NOTIFY_PROBE)
 DEB_PACKAGES += qemu-system-x86 linux-image-amd64 busybox-static kmod cpio mdadm fio xz-utils zstd
 
 # Prints the md model library's reading of the arrays, for comparison with the
 # kernel's own files inside the VM.
 $(VM_MD_DUMP): $(BUILD)/tests/vm/md-dump.o $(MDMODEL_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+# Which of md's files wake a poll() reader on which event (suite-policy.sh).
+$(VM_NOTIFY_PROBE): $(BUILD)/tests/vm/md-notify-probe.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
 # The suites `make check` runs, one VM boot each so that each stays inside the

@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Runs inside the test VM (tests/vm/real-kernel policy: 6 disks of 96 MiB,
+# each bounded to 4 MB/s, so a recovery lasts about 25 s): mdboostd with
+# its defaults on a private system bus, woken by the real md driver.
+#   - which of md's files wake a poll() reader on which event, printed for
+#     docs/mdboostd.md and checked where the service relies on it;
+#   - idle, the service does not wake at all (its context switches over
+#     20 s), yet sees an operation start at once;
+#   - a recovery that mdadm --add starts is boosted by the rebuild policy
+#     within two seconds and restored byte for byte when it ends; a check is
+#     not boosted by it;
+#   - a raid6 that loses its last redundancy during a recovery escalates to
+#     max, and the next recovery, with redundancy back, is boosted by the
+#     rule again;
+#   - OperationEnded says finished, interrupted (mdadm --fail of the disk
+#     being rebuilt), member-failed and frozen as md left them.
+set -u
+
+# shellcheck source=tests/vm/service-suite.sh
+. "$(dirname "$0")/service-suite.sh"
+
+probe=$(cd "$(dirname "$0")/../.." && pwd)/build/tests/vm/md-notify-probe
+
+tunables_of() {
+	local md=$1 f
+	for f in sync_speed_min sync_speed_max sync_max stripe_cache_size; do
+		[ -e "/sys/block/$md/md/$f" ] && printf '%s=%s\n' "$f" "$(cat "/sys/block/$md/md/$f")"
+	done
+	printf 'speed_limit_min=%s\n' "$(cat /proc/sys/dev/raid/speed_limit_min)"
+	printf 'speed_limit_max=%s\n' "$(cat /proc/sys/dev/raid/speed_limit_max)"
+}
+
+boosted() { [ "$(mdb_array_prop "$1" Boosted)" = true ]; }
+not_boosted() { [ "$(mdb_array_prop "$1" Boosted)" = false ]; }
+profile_is() { [ "$(mdb_array_prop "$1" Profile)" = "\"$2\"" ]; }
+idle() { [ "$(md_attr "$1" sync_action)" = idle ]; }
+ended() { # ended MD ACTION OUTCOME: an OperationEnded with both was sent
+	grep -A2 "path=$MDB_OBJ/arrays/$1; interface=org.mdboost.MdBoost1.Array; member=OperationEnded" \
+		"$MDB_TMP/signals.log" | tr -d '\n' | grep -q "string \"$2\".*string \"$3\""
+}
+
+# notified EVENT ACTION FILE...: runs ACTION while md-notify-probe waits on
+# FILEs for 4 s, then prints which fired; the counts are left in $MDB_TMP/probe.
+notified() {
+	local event=$1 action=$2
+	shift 2
+	"$probe" 4000 "$@" >"$MDB_TMP/probe" &
+	local pid=$!
+	mdb_wait_for 5 grep -q armed "$MDB_TMP/probe"
+	eval "$action"
+	wait "$pid"
+	vm_log "notified on $event: $(grep -v armed "$MDB_TMP/probe" | sed 's,/sys/block/,,' | tr '\n' ' ')"
+}
+fired() { awk -v f="$1" '$1 == f && $2 > 0 { ok = 1 } END { exit !ok }' "$MDB_TMP/probe"; }
+
+# shellcheck disable=SC2153 # set by mdb_start_service
+switches() { awk '/^(non)?voluntary_ctxt_switches/ { n += $2 } END { print n }' "/proc/$MDB_SERVICE_PID/status"; }
+
+mdb_init
+# shellcheck disable=SC2034 # read by service-lib.sh
+MDB_ROOT=/
+# shellcheck disable=SC2154 # rc is the trap's own
+trap 'rc=$?; md_stop_all; (exit $rc); mdb_cleanup' EXIT
+
+d0=$(vm_disk 0) d1=$(vm_disk 1) d2=$(vm_disk 2) d3=$(vm_disk 3) d4=$(vm_disk 4) d5=$(vm_disk 5)
+mdadm --create /dev/md0 --run --quiet --level=raid5 --raid-devices=3 --chunk=64 \
+	--metadata=1.2 --bitmap=none --assume-clean "$d0" "$d1" "$d2" || { echo "mdadm --create md0 failed"; exit 1; }
+md0_files="/proc/mdstat /sys/block/md0/md/sync_action /sys/block/md0/md/degraded /sys/block/md0/md/sync_completed /sys/block/md0/md/array_state"
+
+mdb_start_bus
+mdb_start_polkit
+mdb_start_service
+mdb_watch_signals
+
+mdb_call root SetPolicy sss "" rebuild fast
+mdb_expect_ok "SetPolicy: boost every rebuild with fast"
+
+# ---- idle, it sleeps -----------------------------------------------------------
+
+sleep 3
+s0=$(switches)
+sleep 20
+s1=$(switches)
+mdb_check "idle, the service does not wake in 20 s (context switches $s0 -> $s1)" [ "$s0" = "$s1" ]
+
+# ---- md's notifications, and a check the rebuild policy leaves alone --------------
+
+# shellcheck disable=SC2086 # one path per word
+notified "a check started" 'echo check >/sys/block/md0/md/sync_action' $md0_files
+mdb_check "a check starting wakes /proc/mdstat readers" fired /proc/mdstat
+mdb_check "and md/sync_action readers" fired /sys/block/md0/md/sync_action
+mdb_check "the service saw the check start" mdb_wait_for 2 grep -q "md0: check started" "$MDB_TMP/service.log"
+sleep 2
+mdb_check "the rebuild policy does not boost a check" not_boosted md0
+
+# shellcheck disable=SC2086
+notified "a check frozen" 'echo frozen >/sys/block/md0/md/sync_action' $md0_files
+mdb_check "freezing wakes md/sync_action readers" fired /sys/block/md0/md/sync_action
+mdb_check "frozen: OperationEnded check frozen" mdb_wait_for 3 ended md0 check frozen
+echo idle >/sys/block/md0/md/sync_action
+vm_wait_for 10 idle md0
+echo check >/sys/block/md0/md/sync_action
+mdb_check "a check again" mdb_wait_for 3 eval '[ "$(grep -c "md0: check started" "$MDB_TMP/service.log")" -ge 2 ]'
+# shellcheck disable=SC2086
+notified "a check stopped" 'echo idle >/sys/block/md0/md/sync_action' $md0_files
+mdb_check "stopping wakes md/sync_action readers" fired /sys/block/md0/md/sync_action
+mdb_check "stopped half-way: OperationEnded check interrupted" mdb_wait_for 3 ended md0 check interrupted
+
+# ---- a recovery started by mdadm --add, boosted by policy -------------------------
+
+# shellcheck disable=SC2086
+notified "a member failed" 'mdadm /dev/md0 --fail "$d2" >/dev/null 2>&1' $md0_files
+mdb_check "a failed member wakes /proc/mdstat readers" fired /proc/mdstat
+mdb_check "and md/degraded readers" fired /sys/block/md0/md/degraded
+mdb_check "the service saw md0 lose its redundancy" \
+	mdb_wait_for 2 grep -q "md0 has no redundancy left" "$MDB_TMP/service.log"
+mdadm /dev/md0 --remove "$d2" >/dev/null 2>&1
+mdadm --zero-superblock "$d2" >/dev/null 2>&1
+vm_wait_for 10 idle md0
+tunables_of md0 >"$MDB_TMP/tun-before"
+
+# shellcheck disable=SC2086
+notified "mdadm --add (a recovery starts)" 'mdadm /dev/md0 --add "$d2" >/dev/null 2>&1' $md0_files
+mdb_check "an added member starting a recovery wakes /proc/mdstat readers" fired /proc/mdstat
+mdb_check "and md/sync_action readers" fired /sys/block/md0/md/sync_action
+vm_wait_for 10 md_running md0
+t_boost=$(awk '/md0.*policy_rebuild/ { print; exit }' "$MDB_TMP/service.log")
+mdb_check "the policy boosted the recovery (it had 4 s of the probe to do so)" boosted md0
+mdb_check "the log names the policy" grep -q "by mdboostd (policy_rebuild = fast)" "$MDB_TMP/service.log"
+vm_log "policy boost: ${t_boost:-none}"
+mdb_check "with fast" profile_is md0 fast
+mdb_check "the recovery ends and the boost is restored" mdb_wait_for 120 not_boosted md0
+vm_wait_for 10 idle md0
+if tunables_of md0 | cmp -s - "$MDB_TMP/tun-before"; then
+	mdb_pass "every tunable reads as before the recovery"
+else
+	mdb_fail "tunables differ: $(tunables_of md0 | diff "$MDB_TMP/tun-before" - | grep '^[<>]' | tr '\n' ' ')"
+fi
+mdb_check "OperationEnded recover finished" mdb_wait_for 3 ended md0 recover finished
+
+# An array coming and going wakes /proc/mdstat readers.
+mdadm --stop /dev/md0 >/dev/null 2>&1
+notified "an array assembled" 'mdadm --assemble /dev/md0 "$d0" "$d1" "$d2" >/dev/null 2>&1' /proc/mdstat
+mdb_check "assembling an array wakes /proc/mdstat readers" fired /proc/mdstat
+mdb_check "the service publishes it at once" mdb_wait_for 2 eval 'mdb_array_prop md0 Level >/dev/null 2>&1'
+notified "an array stopped" 'mdadm --stop /dev/md0 >/dev/null 2>&1' /proc/mdstat
+mdb_check "stopping an array wakes /proc/mdstat readers" fired /proc/mdstat
+mdb_check "the service drops it at once" mdb_wait_for 2 eval '! mdb_array_prop md0 Level >/dev/null 2>&1'
+md_stop_all
+
+# ---- raid6: escalation without redundancy, the rule again with it -----------------
+
+mdadm --create /dev/md1 --run --quiet --level=raid6 --raid-devices=4 --chunk=64 \
+	--metadata=1.2 --bitmap=none --assume-clean "$d0" "$d1" "$d2" "$d3" || { echo "mdadm --create md1 failed"; exit 1; }
+mdb_check "md1 appears" mdb_wait_for 5 eval 'mdb_array_prop md1 Level >/dev/null 2>&1'
+mdadm /dev/md1 --fail "$d3" --remove "$d3" >/dev/null 2>&1
+mdadm /dev/md1 --add "$d4" >/dev/null 2>&1
+vm_wait_for 10 md_running md1
+mdb_check "a raid6 recovery with one member missing: boosted by the rule (fast)" \
+	mdb_wait_for 3 eval 'boosted md1 && profile_is md1 fast'
+# A second member fails: md stops the recovery and starts it again, now with no redundancy left.
+mdadm /dev/md1 --fail "$d2" >/dev/null 2>&1
+mdb_check "the recovery md stopped: OperationEnded recover member-failed" mdb_wait_for 5 ended md1 recover member-failed
+mdb_check "no redundancy left: escalated to max" mdb_wait_for 5 profile_is md1 max
+mdb_check "the log says why" grep -q "md1.*no redundancy left" "$MDB_TMP/service.log"
+mdadm /dev/md1 --remove "$d2" >/dev/null 2>&1
+mdadm --zero-superblock "$d2" >/dev/null 2>&1
+mdadm /dev/md1 --add "$d5" >/dev/null 2>&1
+# The spare waits for the running recovery; md rebuilds onto it next, with one member missing.
+mdb_check "the escalated recovery ends" mdb_wait_for 120 ended md1 recover finished
+mdb_check "the next recovery (one member still missing) is boosted by the rule again" \
+	mdb_wait_for 10 eval 'boosted md1 && profile_is md1 fast'
+# Failing the member being rebuilt: md stops the recovery; the array is no worse off than when it started.
+mdadm /dev/md1 --fail "$d5" >/dev/null 2>&1
+mdb_check "mdadm --fail of the disk being rebuilt: OperationEnded recover interrupted" \
+	mdb_wait_for 5 ended md1 recover interrupted
+mdb_check "and its boost is restored" mdb_wait_for 10 not_boosted md1
+
+mdb_finish
