@@ -14,6 +14,7 @@
 #include "governor.h"
 #include "journal.h"
 #include "loop.h"
+#include "report.h"
 #include "wakeup.h"
 #include "root.h"
 #include "syncmax.h"
@@ -60,10 +61,11 @@ typedef struct array_object {
         char name[MD_NAME_MAX + 1];
         char path[OBJECT_PATH_MAX];
         prop_cache cache;
-        syncmax_watch reshape;  /* is its reshape stuck at sync_max? */
-        md_user_io user_io;     /* as last logged: UNKNOWN until the first poll */
-        int failures_tolerated; /* md_array_failures_tolerated() as last polled; -1: no redundancy to lose */
-        uint64_t exposed_usec;  /* first poll that found no redundancy left, µs since the epoch; 0 while it has some */
+        syncmax_watch reshape;    /* is its reshape stuck at sync_max? */
+        md_user_io user_io;       /* as last logged: UNKNOWN until the first poll */
+        bool user_io_unconfirmed; /* a read found accounting off; the next one decides */
+        int failures_tolerated;   /* md_array_failures_tolerated() as last polled; -1: no redundancy to lose */
+        uint64_t exposed_usec; /* first poll that found no redundancy left, µs since the epoch; 0 while it has some */
         /* The operation that runs, as followed from poll to poll. */
         bool op_running;
         md_sync_action op_action;
@@ -76,6 +78,7 @@ typedef struct array_object {
         uint64_t policy_tried_usec; /* op_started_usec of the operation a policy last tried to boost */
         int policy_tried;           /* the policy_class it last tried for that operation */
         int op_start_tolerated;     /* failures_tolerated when it started */
+        op_tally tally;             /* what its report will say, so far */
         operation_record last_op;
 } array_object;
 
@@ -98,8 +101,10 @@ typedef struct context {
         md_root root;
         const char *state_dir;
         int state_fd;
-        config cfg;                 /* cfg.policies: the configuration file's rules with the D-Bus ones on top */
-        const char *policy_path;    /* where the rules set over D-Bus are kept */
+        config cfg;              /* cfg.policies: the configuration file's rules with the D-Bus ones on top */
+        const char *policy_path; /* where the rules set over D-Bus are kept */
+        const char *report_path; /* where the reports of ended operations are kept */
+        report_book reports;
         policy_set config_policies; /* the configuration file's rules alone */
         policy_set dbus_policies;   /* the rules set over D-Bus (SetPolicy) */
 
@@ -109,6 +114,7 @@ typedef struct context {
         md_array_set arrays;     /* the last successful read */
         uint64_t refreshed_usec; /* CLOCK_MONOTONIC time of that read */
         wakeup_set wakeup;       /* the files md wakes the service with */
+        unsigned settle_reads;   /* reads still to make soon after a notification */
         md_globals globals;
         uint64_t mem_total; /* bytes; 0 when <root>/proc/meminfo is missing */
 

@@ -38,6 +38,8 @@ static const method methods[] = {
           method_set_policy, ACTION_CONFIGURE, 0, ARG_NONE },
         { T_MANAGER, MANAGER_IFACE, "GetProfiles", NO_ARGS, ARGS({ "profiles", "a(ssa{ss})" }), method_get_profiles,
           NULL, ARG_NONE, ARG_NONE },
+        { T_MANAGER, MANAGER_IFACE, "GetReports", ARGS({ "array", "s" }), ARGS({ "reports", "aa{sv}" }),
+          method_get_reports, NULL, ARG_NONE, ARG_NONE },
 
         { T_ARRAY, ARRAY_IFACE, "Boost", ARGS({ "profile", "s" }, { "options", "a{sv}" }),
           ARGS({ "changes", "a(sss)" }, { "held", "a(ss)" }), method_array_boost, ACTION_BOOST, ARG_OBJECT, 0 },

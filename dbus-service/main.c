@@ -3,7 +3,8 @@
  * mdboostd: boosts md rebuilds on request, under polkit, and puts every
  * tunable back afterwards.
  *
- *   mdboostd [--root DIR] [--state-dir DIR] [--config FILE] [--policy-file FILE] [--log-stderr]
+ *   mdboostd [--root DIR] [--state-dir DIR] [--config FILE] [--policy-file FILE] [--report-file FILE]
+ *            [--log-stderr]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +18,7 @@
 #include "dispatch.h"
 #include "log.h"
 #include "monitor.h"
+#include "report-io.h"
 
 typedef struct args {
         const char *root;
@@ -24,6 +26,7 @@ typedef struct args {
         const char *config;
         bool config_required;
         const char *policy_file;
+        const char *report_file;
         bool log_stderr;
 } args;
 
@@ -34,6 +37,7 @@ static void help(void) {
                "  --state-dir DIR   where the boost journal lives (default /run/mdboost)\n"
                "  --config FILE     settings (default " CONFIG_DEFAULT_PATH ", optional)\n"
                "  --policy-file FILE  the policies set over D-Bus (default " POLICY_FILE_DEFAULT ")\n"
+               "  --report-file FILE  the reports of ended operations (default " REPORT_FILE_DEFAULT ")\n"
                "  --log-stderr      also log to stderr (as does MDBOOSTD_LOG_STDERR=1)\n"
                "  -h, --help        show this help\n"
                "      --version     show the version\n\n"
@@ -47,6 +51,7 @@ static int parse_args(int argc, char *argv[], args *ret) {
                 ARG_STATE,
                 ARG_CONFIG,
                 ARG_POLICY_FILE,
+                ARG_REPORT_FILE,
                 ARG_LOG_STDERR,
                 ARG_VERSION
         };
@@ -55,6 +60,7 @@ static int parse_args(int argc, char *argv[], args *ret) {
                 { "state-dir", required_argument, NULL, ARG_STATE },
                 { "config", required_argument, NULL, ARG_CONFIG },
                 { "policy-file", required_argument, NULL, ARG_POLICY_FILE },
+                { "report-file", required_argument, NULL, ARG_REPORT_FILE },
                 { "log-stderr", no_argument, NULL, ARG_LOG_STDERR },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
@@ -63,7 +69,8 @@ static int parse_args(int argc, char *argv[], args *ret) {
         args a = { .root = "/",
                    .state_dir = "/run/mdboost",
                    .config = CONFIG_DEFAULT_PATH,
-                   .policy_file = POLICY_FILE_DEFAULT };
+                   .policy_file = POLICY_FILE_DEFAULT,
+                   .report_file = REPORT_FILE_DEFAULT };
         int c;
 
         for (;;) {
@@ -83,6 +90,9 @@ static int parse_args(int argc, char *argv[], args *ret) {
                         break;
                 case ARG_POLICY_FILE:
                         a.policy_file = optarg;
+                        break;
+                case ARG_REPORT_FILE:
+                        a.report_file = optarg;
                         break;
                 case ARG_LOG_STDERR:
                         a.log_stderr = true;
@@ -106,6 +116,26 @@ static int parse_args(int argc, char *argv[], args *ret) {
         return 1;
 }
 
+/*
+ * The reports are a record, not state the arrays depend on: one that cannot
+ * be read is set aside and said in the log, and the service starts anyway.
+ */
+static void reports_load(context *c) {
+        char aside[4096];
+        unsigned skipped = 0;
+        int r;
+
+        r = report_file_load(c->report_path, &c->reports, &skipped);
+        if (r == -EBADMSG && report_file_set_aside(c->report_path, aside, sizeof(aside)) == 0)
+                log_warning("%s is not a report file; set aside as %s, starting with no reports", c->report_path,
+                            aside);
+        else if (r < 0)
+                log_warning("cannot read %s: %s; starting with no reports", c->report_path, strerror(-r));
+        else if (skipped)
+                log_warning("%s: left out %u report%s that did not parse", c->report_path, skipped,
+                            skipped == 1 ? "" : "s");
+}
+
 static int context_open(context *c, const args *a) {
         journal_load_report report;
         char errbuf[256];
@@ -116,7 +146,8 @@ static int context_open(context *c, const args *a) {
                         .cfg = CONFIG_DEFAULT,
                         .root_path = a->root,
                         .state_dir = a->state_dir,
-                        .policy_path = a->policy_file };
+                        .policy_path = a->policy_file,
+                        .report_path = a->report_file };
         r = config_load(a->config, a->config_required, &c->cfg, errbuf, sizeof(errbuf));
         if (r < 0) {
                 log_error("configuration %s: %s", a->config, errbuf);
@@ -169,6 +200,7 @@ static int context_open(context *c, const args *a) {
                             a->state_dir, JOURNAL_FILE, report.n_rejected,
                             report.n_rejected == 1 ? "y was" : "ies were", a->state_dir, report.aside, c->journal.n,
                             c->journal.n == 1 ? "" : "s");
+        reports_load(c);
         return loop_init(&c->loop);
 }
 
@@ -217,6 +249,7 @@ static void context_close(context *c) {
                 dbus_connection_unref(c->bus);
         }
         monitor_free(c);
+        report_book_free(&c->reports);
         journal_free(&c->journal);
         md_array_set_free(&c->arrays);
         if (c->state_fd >= 0)

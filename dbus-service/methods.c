@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Boost, Restore, RestoreAll and GetProfiles. Every mutating method has the
+ * Boost, Restore, RestoreAll, SetPolicy, GetProfiles and GetReports. Every mutating method has the
  * same shape: parse, validate, (authorised by the dispatcher), write,
  * persist, emit PropertiesChanged, reply. The Manager's and the array
  * objects' methods share one helper each.
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cleanup.h"
 #include "dispatch.h"
@@ -281,4 +282,87 @@ DBusMessage *method_set_policy(call *k) {
         monitor_publish(k->c, true);
         loop_tick_within(&k->c->loop, k->c->cfg.poll_active_ms);
         return dbus_message_new_method_return(k->m);
+}
+
+static bool add_entry(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value) {
+        DBusMessageIter e, v;
+
+        return dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e) &&
+               dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key) &&
+               dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, sig, &v) &&
+               dbus_message_iter_append_basic(&v, type, value) && dbus_message_iter_close_container(&e, &v) &&
+               dbus_message_iter_close_container(dict, &e);
+}
+
+static bool add_string(DBusMessageIter *d, const char *key, const char *value) {
+        return add_entry(d, key, DBUS_TYPE_STRING, "s", &value);
+}
+
+static bool add_u64(DBusMessageIter *d, const char *key, uint64_t value) {
+        dbus_uint64_t v = value;
+
+        return add_entry(d, key, DBUS_TYPE_UINT64, "t", &v);
+}
+
+/* One report as a{sv} (docs/dbus-api.md, GetReports). */
+static bool append_report(DBusMessageIter *arr, const op_report *r) {
+        DBusMessageIter d;
+        char summary[512];
+        int kept = report_users_kept_percent(r);
+        double progress = r->progress;
+
+        report_summary(r, summary, sizeof(summary));
+        return dbus_message_iter_open_container(arr, DBUS_TYPE_ARRAY, "{sv}", &d) &&
+               add_string(&d, "array", r->array) && add_string(&d, "uuid", r->uuid) &&
+               add_string(&d, "action", r->action) && add_string(&d, "outcome", r->outcome) &&
+               add_string(&d, "onto", r->onto) && add_u64(&d, "started", r->started_usec) &&
+               add_u64(&d, "ended", r->ended_usec) && add_u64(&d, "duration", report_duration_s(r)) &&
+               add_entry(&d, "progress", DBUS_TYPE_DOUBLE, "d", &progress) && add_u64(&d, "kib", r->kib) &&
+               add_u64(&d, "average_kibs", report_average_kibs(r)) && add_u64(&d, "peak_kibs", r->peak_kibs) &&
+               add_string(&d, "boost", r->boost) && add_string(&d, "policy", r->policy) &&
+               add_u64(&d, "boosted", r->boosted_usec / 1000000u) && add_string(&d, "restored", r->restored) &&
+               add_u64(&d, "exposed", r->exposed_usec / 1000000u) && add_u64(&d, "users_kib", r->users_kib) &&
+               add_u64(&d, "users_busy", r->users_busy_usec / 1000000u) &&
+               add_u64(&d, "users_kibs", report_users_kibs(r)) &&
+               add_u64(&d, "users_alone_kibs", r->users_alone_kibs) &&
+               (kept < 0 ||
+                add_entry(&d, "users_kept_percent", DBUS_TYPE_UINT32, "u", &(dbus_uint32_t){ (unsigned)kept })) &&
+               add_string(&d, "summary", summary) && dbus_message_iter_close_container(arr, &d);
+}
+
+/*
+ * The reports of one array (by kernel name, /dev path or UUID; a UUID also
+ * finds an array that is gone) or of all ("" ), newest first.
+ */
+DBusMessage *method_get_reports(call *k) {
+        _cleanup_message_ DBusMessage *reply = NULL;
+        const report_book *b = &k->c->reports;
+        const md_array *a;
+        DBusMessageIter it, arr;
+        const char *spec, *uuid = NULL;
+
+        if (!dbus_message_get_args(k->m, NULL, DBUS_TYPE_STRING, &spec, DBUS_TYPE_INVALID))
+                return errors_reply(k->m, -EINVAL, "GetReports takes an array name or UUID, or \"\" for all.");
+        if (*spec) {
+                a = md_array_set_find(&k->c->arrays, spec);
+                uuid = a ? a->uuid : NULL;
+                for (unsigned i = 0; !uuid && i < b->n; i++)
+                        if (strcasecmp(b->reports[i].uuid, spec) == 0)
+                                uuid = b->reports[i].uuid;
+                if (!uuid)
+                        return errors_reply(k->m, -ENOENT,
+                                            "No md array is called '%.64s', and no report has that UUID.", spec);
+        }
+        reply = dbus_message_new_method_return(k->m);
+        if (!reply)
+                return NULL;
+        dbus_message_iter_init_append(reply, &it);
+        if (!dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "a{sv}", &arr))
+                return NULL;
+        for (unsigned i = b->n; i-- > 0;)
+                if ((!uuid || strcmp(b->reports[i].uuid, uuid) == 0) && !append_report(&arr, &b->reports[i]))
+                        return NULL;
+        if (!dbus_message_iter_close_container(&it, &arr))
+                return NULL;
+        return TAKE_PTR(reply);
 }

@@ -11,6 +11,7 @@
 #include "log.h"
 #include "monitor.h"
 #include "props.h"
+#include "report-io.h"
 #include "restore.h"
 #include "service.h"
 
@@ -23,6 +24,9 @@
  * moment, or md half-way through creating its sysfs folder at assembly.
  */
 #define GONE_POLLS 3
+
+/* Reads a poll_active_ms apart after each notification (files_take). */
+#define SETTLE_READS 3
 
 static const char *const std_ifaces[] = {
         DBUS_INTERFACE_PROPERTIES,
@@ -110,8 +114,16 @@ static void watch_reshape(context *c, const md_array *a, array_object *o) {
 static void watch_user_io(const md_array *a, array_object *o) {
         md_user_io now = md_array_user_io(a), was = o->user_io;
 
-        if (now == MD_USER_IO_UNKNOWN || now == was)
+        if (now == MD_USER_IO_UNKNOWN || now == was) {
+                o->user_io_unconfirmed = false;
                 return;
+        }
+        /* md assembles an array with iostats 0 and sets it a moment later: believe a second read. */
+        if (now != MD_USER_IO_COUNTED && !o->user_io_unconfirmed) {
+                o->user_io_unconfirmed = true;
+                return;
+        }
+        o->user_io_unconfirmed = false;
         o->user_io = now;
         if (now == MD_USER_IO_UNSEEN)
                 log_warning("%s: I/O accounting is off (queue/iostats is 0), so md's rebuild throttle sees no users: "
@@ -199,6 +211,62 @@ static const char *operation_outcome(const array_object *o, bool completed) {
         return "interrupted";
 }
 
+/* What the tally is told of the boost in place now, if any. */
+static void tally_sample(context *c, const md_array *a, array_object *o) {
+        const journal_entry *e = journal_find(&c->journal, a->uuid);
+        const boost_watch *w = e ? context_watch(c, e) : NULL;
+        tally_boost b;
+
+        if (e)
+                b = (tally_boost){ .profile = e->profile,
+                                   .policy = e->policy,
+                                   .users_alone_kibs = w ? w->governor.baseline_kibs : 0 };
+        report_tally_sample(&o->tally, a, loop_now_usec(), e ? &b : NULL, o->failures_tolerated == 0);
+}
+
+/* The report of the operation that just ended (o->last_op), kept and saved. */
+static void keep_report(context *c, const md_array *a, array_object *o) {
+        const operation_record *r = &o->last_op;
+        const op_tally *t = &o->tally;
+        op_report rep = {
+                .started_usec = r->started_usec,
+                .ended_usec = r->ended_usec,
+                .progress = r->progress,
+                .kib = r->kib,
+                .peak_kibs = t->peak_kibs,
+                .boosted_usec = t->boosted_usec,
+                .exposed_usec = t->exposed_usec,
+                .users_kib = t->users_kib,
+                .users_busy_usec = t->users_busy_usec,
+                .users_alone_kibs = t->users_alone_kibs,
+        };
+        char line[512];
+        int k;
+
+        snprintf(rep.uuid, sizeof(rep.uuid), "%s", a->uuid);
+        snprintf(rep.array, sizeof(rep.array), "%s", a->name);
+        snprintf(rep.action, sizeof(rep.action), "%s", r->action);
+        snprintf(rep.outcome, sizeof(rep.outcome), "%s", r->outcome);
+        snprintf(rep.onto, sizeof(rep.onto), "%s", t->onto);
+        snprintf(rep.boost, sizeof(rep.boost), "%s", t->boost);
+        snprintf(rep.policy, sizeof(rep.policy), "%s", t->policy);
+        snprintf(rep.restored, sizeof(rep.restored), "%s",
+                 !t->boosted_usec                     ? ""
+                 : journal_find(&c->journal, a->uuid) ? "in-place"
+                 : o->op_restored                     ? "automatically"
+                                                      : "by-request");
+        report_summary(&rep, line, sizeof(line));
+        log_info("%s: %s", a->name, line);
+        if (!a->uuid[0])
+                return; /* no superblock: nothing to find it by later */
+        if (report_book_add(&c->reports, &rep) < 0)
+                return;
+        k = report_file_save(c->report_path, &c->reports);
+        if (k < 0)
+                log_warning("could not write %s: %s; the report is kept until the service stops", c->report_path,
+                            strerror(-k));
+}
+
 /* The operation followed ended (md is idle or frozen, or stopped and started it again). */
 static void end_operation(context *c, const md_array *a, array_object *o, bool emit, bool frozen, bool restarted) {
         operation_record *r = &o->last_op;
@@ -227,6 +295,8 @@ static void end_operation(context *c, const md_array *a, array_object *o, bool e
                  (r->ended_usec - r->started_usec) / 1000000, r->progress);
         if (emit)
                 emit_operation(c, o, r, r->action);
+        tally_sample(c, a, o);
+        keep_report(c, a, o);
 }
 
 static void start_operation(context *c, const md_array *a, array_object *o, bool emit) {
@@ -242,6 +312,7 @@ static void start_operation(context *c, const md_array *a, array_object *o, bool
         if (!thawed)
                 o->policy_declined = false;
         o->op_start_tolerated = o->failures_tolerated;
+        report_tally_start(&o->tally, a, loop_now_usec());
         /* At start-up it was running already: it did not start now. */
         log_info("%s: %s %s at %.1f %%", a->name, md_sync_action_to_string(a->sync_action),
                  emit ? "started" : "is running", md_array_progress_percent(a, &pct) == 0 ? pct : 0.0);
@@ -272,11 +343,12 @@ static void watch_operation(context *c, const md_array *a, array_object *o, bool
         if (running) {
                 if (o->op_running && o->op_action != a->sync_action)
                         end_operation(c, a, o, emit, false, true);
-                else if (o->op_running && o->op_start_tolerated >= 0 &&
-                         o->failures_tolerated < o->op_start_tolerated)
+                else if (o->op_running && o->op_start_tolerated >= 0 && o->failures_tolerated < o->op_start_tolerated)
                         end_operation(c, a, o, emit, false, true);
                 if (!o->op_running)
                         start_operation(c, a, o, emit);
+                else
+                        tally_sample(c, a, o);
                 o->op_last_done = a->progress.done;
                 o->op_total = a->progress.total;
                 if (md_array_progress_percent(a, &pct) == 0)
@@ -585,9 +657,13 @@ static int refresh(context *c) {
  * wakes it, reading everything again only every poll_notified_ms in case
  * something changed that md does not notify (a limit an administrator wrote).
  */
-static uint64_t next_tick_ms(const context *c) {
+static uint64_t next_tick_ms(context *c) {
         if (any_busy(c))
                 return c->cfg.poll_active_ms;
+        if (c->settle_reads > 0) {
+                c->settle_reads--;
+                return c->cfg.poll_active_ms;
+        }
         if (!c->wakeup.complete)
                 return c->cfg.poll_idle_ms;
         return c->cfg.poll_notified_ms;
@@ -623,8 +699,19 @@ static void files_fill(void *userdata, struct pollfd *fds) {
         wakeup_fill(&((context *)userdata)->wakeup, fds);
 }
 
+/*
+ * A change md notified may not be whole yet when the service reads it: a
+ * stopped array's folder goes a moment after /proc/mdstat says so, a new
+ * one's files come a moment after. SETTLE_READS reads a poll_active_ms
+ * apart follow every notification.
+ */
 static bool files_take(void *userdata, const struct pollfd *fds) {
-        return wakeup_take(&((context *)userdata)->wakeup, fds);
+        context *c = userdata;
+
+        if (!wakeup_take(&c->wakeup, fds))
+                return false;
+        c->settle_reads = SETTLE_READS;
+        return true;
 }
 
 int monitor_startup(context *c) {

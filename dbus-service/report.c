@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* A sample more than this after the last one (the service was stopped) counts as this much. */
+#define SAMPLE_MAX_USEC (60ull * 1000000ull)
+
+static void note_onto(op_tally *t, const md_array *a) {
+        size_t len = 0;
+
+        if (t->onto[0])
+                return;
+        for (unsigned i = 0; i < a->n_members; i++) {
+                const md_member *m = &a->members[i];
+                int n;
+
+                if (m->role != MD_ROLE_REBUILDING)
+                        continue;
+                n = snprintf(t->onto + len, sizeof(t->onto) - len, "%s%s", len ? " " : "", m->name);
+                if (n < 0 || (size_t)n >= sizeof(t->onto) - len) {
+                        t->onto[len] = 0; /* whole names only */
+                        break;
+                }
+                len += (size_t)n;
+        }
+}
+
+void report_tally_start(op_tally *t, const md_array *a, uint64_t now_usec) {
+        *t = (op_tally){ .last_usec = now_usec };
+        if (a->io_sectors.kind == MD_V_NUMBER) {
+                t->last_io = a->io_sectors.value;
+                t->have_io = true;
+        }
+        note_onto(t, a);
+}
+
+void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, const tally_boost *boost, bool exposed) {
+        uint64_t dt = now_usec > t->last_usec ? now_usec - t->last_usec : 0;
+
+        if (dt > SAMPLE_MAX_USEC)
+                dt = SAMPLE_MAX_USEC;
+        t->last_usec = now_usec;
+        note_onto(t, a);
+        if (a->sync_speed.kind == MD_V_NUMBER && a->sync_speed.value > t->peak_kibs)
+                t->peak_kibs = a->sync_speed.value;
+        if (boost) {
+                t->boosted_usec += dt;
+                snprintf(t->boost, sizeof(t->boost), "%s", boost->profile ?: "");
+                snprintf(t->policy, sizeof(t->policy), "%s", boost->policy ?: "");
+                if (boost->users_alone_kibs)
+                        t->users_alone_kibs = boost->users_alone_kibs;
+        }
+        if (exposed)
+                t->exposed_usec += dt;
+        if (a->io_sectors.kind != MD_V_NUMBER) {
+                t->have_io = false;
+                return;
+        }
+        /* The counter starts again from 0 when the array is stopped and assembled. */
+        if (t->have_io && a->io_sectors.value >= t->last_io && dt > 0) {
+                uint64_t kib = (a->io_sectors.value - t->last_io) / 2;
+
+                t->users_kib += kib;
+                if (kib * 1000000u / dt >= REPORT_USERS_BUSY_KIBS)
+                        t->users_busy_usec += dt;
+        }
+        t->last_io = a->io_sectors.value;
+        t->have_io = true;
+}
+
+uint64_t report_duration_s(const op_report *r) {
+        return r->ended_usec > r->started_usec ? (r->ended_usec - r->started_usec) / 1000000u : 0;
+}
+
+uint64_t report_average_kibs(const op_report *r) {
+        uint64_t usec = r->ended_usec > r->started_usec ? r->ended_usec - r->started_usec : 0;
+
+        return usec ? r->kib * 1000000u / usec : 0;
+}
+
+uint64_t report_users_kibs(const op_report *r) {
+        return r->users_busy_usec ? r->users_kib * 1000000u / r->users_busy_usec : 0;
+}
+
+int report_users_kept_percent(const op_report *r) {
+        uint64_t busy = report_users_kibs(r);
+
+        if (!busy || !r->users_alone_kibs)
+                return -1;
+        return (int)(busy * 100u / r->users_alone_kibs > 999 ? 999 : busy * 100u / r->users_alone_kibs);
+}
+
+/* "3 h 12 min", "12 min", "45 s". */
+static void span(uint64_t s, char *buf, size_t size) {
+        if (s >= 3600)
+                snprintf(buf, size, "%" PRIu64 " h %" PRIu64 " min", s / 3600, s % 3600 / 60);
+        else if (s >= 60)
+                snprintf(buf, size, "%" PRIu64 " min", s / 60);
+        else
+                snprintf(buf, size, "%" PRIu64 " s", s);
+}
+
+static const char *outcome_words(const op_report *r) {
+        if (strcmp(r->outcome, "finished") == 0)
+                return "finished";
+        if (strcmp(r->outcome, "member-failed") == 0)
+                return "stopped when a member failed";
+        if (strcmp(r->outcome, "frozen") == 0)
+                return "was frozen";
+        return "was interrupted";
+}
+
+void report_summary(const op_report *r, char *buf, size_t size) {
+        char took[32], part[64];
+        size_t len;
+        int kept = report_users_kept_percent(r);
+
+        span(report_duration_s(r), took, sizeof(took));
+        len = (size_t)snprintf(buf, size, "%s %s", r->action, outcome_words(r));
+        if (r->onto[0] && len < size)
+                len += (size_t)snprintf(buf + len, size - len, " onto %s", r->onto);
+        if (len < size)
+                len += (size_t)snprintf(buf + len, size - len, " in %s at %.1f MiB/s", took,
+                                        (double)report_average_kibs(r) / 1024.0);
+        if (strcmp(r->outcome, "finished") != 0 && len < size)
+                len += (size_t)snprintf(buf + len, size - len, " (%.1f %% done)", r->progress);
+        if (r->boost[0] && len < size) {
+                span(r->boosted_usec / 1000000u, part, sizeof(part));
+                len += (size_t)snprintf(buf + len, size - len, "; boosted with %s%s%s%s for %s", r->boost,
+                                        r->policy[0] ? " by policy (" : "", r->policy, r->policy[0] ? ")" : "", part);
+        } else if (len < size)
+                len += (size_t)snprintf(buf + len, size - len, "; not boosted");
+        if (kept >= 0 && len < size)
+                len += (size_t)snprintf(buf + len, size - len, "; users kept %d %%", kept);
+        else if (r->users_busy_usec && len < size)
+                len += (size_t)snprintf(buf + len, size - len, "; users got %.1f MiB/s",
+                                        (double)report_users_kibs(r) / 1024.0);
+        if (r->exposed_usec >= 1000000u && len < size) {
+                span(r->exposed_usec / 1000000u, part, sizeof(part));
+                snprintf(buf + len, size - len, "; %s without redundancy", part);
+        }
+}
+
+int report_book_add(report_book *b, const op_report *r) {
+        unsigned same = 0, oldest = b->n;
+
+        for (unsigned i = 0; i < b->n; i++)
+                if (strcmp(b->reports[i].uuid, r->uuid) == 0 && same++ == 0)
+                        oldest = i;
+        if (same >= REPORT_KEEP) {
+                memmove(&b->reports[oldest], &b->reports[oldest + 1], (b->n - oldest - 1) * sizeof(*b->reports));
+                b->n--;
+        }
+        if (b->n == b->cap) {
+                unsigned cap = b->cap ? b->cap * 2 : 8;
+                op_report *grown = reallocarray(b->reports, cap, sizeof(*grown));
+
+                if (!grown)
+                        return -ENOMEM;
+                b->reports = grown;
+                b->cap = cap;
+        }
+        b->reports[b->n++] = *r;
+        return 0;
+}
+
+void report_book_free(report_book *b) {
+        free(b->reports);
+        *b = (report_book){};
+}
+
+/* The fields as JSON keys: one table for both directions. */
+typedef enum {
+        F_STR,
+        F_U64,
+        F_DOUBLE
+} field_kind;
+typedef struct field {
+        const char *key;
+        field_kind kind;
+        size_t offset, size;
+} field;
+
+#define STR(k, m)                                                                                                      \
+        { k, F_STR, offsetof(op_report, m), sizeof(((op_report *)0)->m) }
+#define U64(k, m)                                                                                                      \
+        { k, F_U64, offsetof(op_report, m), 0 }
+static const field fields[] = {
+        STR("uuid", uuid),
+        STR("array", array),
+        STR("action", action),
+        STR("outcome", outcome),
+        STR("onto", onto),
+        U64("started", started_usec),
+        U64("ended", ended_usec),
+        { "progress", F_DOUBLE, offsetof(op_report, progress), 0 },
+        U64("kib", kib),
+        U64("peak_kibs", peak_kibs),
+        STR("boost", boost),
+        STR("policy", policy),
+        U64("boosted_usec", boosted_usec),
+        U64("exposed_usec", exposed_usec),
+        U64("users_kib", users_kib),
+        U64("users_busy_usec", users_busy_usec),
+        U64("users_alone_kibs", users_alone_kibs),
+        STR("restored", restored),
+};
+
+static json_object *report_to_json(const op_report *r) {
+        json_object *o = json_object_new_object();
+
+        if (!o)
+                return NULL;
+        for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+                const void *p = (const char *)r + fields[i].offset;
+                json_object *v = fields[i].kind == F_STR   ? json_object_new_string(p)
+                                 : fields[i].kind == F_U64 ? json_object_new_uint64(*(const uint64_t *)p)
+                                                           : json_object_new_double(*(const double *)p);
+
+                if (!v || json_object_object_add(o, fields[i].key, v) < 0) {
+                        json_object_put(v);
+                        json_object_put(o);
+                        return NULL;
+                }
+        }
+        return o;
+}
+
+json_object *report_book_to_json(const report_book *b) {
+        json_object *root = json_object_new_object(), *arr = json_object_new_array();
+
+        if (!root || !arr || json_object_object_add(root, "reports", arr) < 0) {
+                json_object_put(root);
+                json_object_put(arr);
+                return NULL;
+        }
+        for (unsigned i = 0; i < b->n; i++) {
+                json_object *o = report_to_json(&b->reports[i]);
+
+                if (!o || json_object_array_add(arr, o) < 0) {
+                        json_object_put(o);
+                        json_object_put(root);
+                        return NULL;
+                }
+        }
+        return root;
+}
+
+/* 0, or -EINVAL when a field is missing, of the wrong type, or too long. */
+static int report_from_json(json_object *o, op_report *ret) {
+        op_report r = {};
+
+        if (!json_object_is_type(o, json_type_object))
+                return -EINVAL;
+        for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+                void *p = (char *)&r + fields[i].offset;
+                json_object *v;
+
+                if (!json_object_object_get_ex(o, fields[i].key, &v))
+                        return -EINVAL;
+                if (fields[i].kind == F_STR) {
+                        const char *s = json_object_get_string(v);
+
+                        if (!json_object_is_type(v, json_type_string) || strlen(s) >= fields[i].size)
+                                return -EINVAL;
+                        memcpy(p, s, strlen(s) + 1);
+                } else if (fields[i].kind == F_U64) {
+                        if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+                                return -EINVAL;
+                        *(uint64_t *)p = json_object_get_uint64(v);
+                } else {
+                        if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+                                return -EINVAL;
+                        *(double *)p = json_object_get_double(v);
+                }
+        }
+        if (strlen(r.uuid) != 36 || !md_name_valid(r.array) || !r.action[0])
+                return -EINVAL;
+        *ret = r;
+        return 0;
+}
+
+int report_book_from_json(json_object *o, report_book *ret, unsigned *ret_skipped) {
+        report_book b = {};
+        json_object *arr;
+        unsigned skipped = 0;
+
+        if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "reports", &arr) ||
+            !json_object_is_type(arr, json_type_array))
+                return -EINVAL;
+        for (size_t i = 0; i < json_object_array_length(arr); i++) {
+                op_report r;
+
+                if (report_from_json(json_object_array_get_idx(arr, i), &r) < 0) {
+                        skipped++;
+                        continue;
+                }
+                if (report_book_add(&b, &r) < 0) {
+                        report_book_free(&b);
+                        return -ENOMEM;
+                }
+        }
+        *ret = b;
+        if (ret_skipped)
+                *ret_skipped = skipped;
+        return 0;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The record of an operation that ended: what md did (action, how it
+ * ended, onto which members, how long, how much and how fast), what the
+ * service did about it (which boost, by whom, for how long, how it was put
+ * back), what it cost the users, and how long the array ran without
+ * redundancy. Kept for the last REPORT_KEEP operations of each array, across
+ * restarts (report-io.c), returned by Manager.GetReports.
+ *
+ * A tally is filled from poll to poll while the operation runs; at its end
+ * report_make() turns it into a report. Everything here is pure.
+ */
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "array.h"
+
+#define REPORT_KEEP 5
+/* Users who move less than this are idle: their time does not count as busy. */
+#define REPORT_USERS_BUSY_KIBS 1024
+
+typedef struct op_tally {
+        uint64_t last_usec; /* CLOCK_MONOTONIC time of the last sample, 0 before one */
+        uint64_t last_io;   /* the md device's io_sectors then */
+        bool have_io;
+        char onto[64];         /* the members being rebuilt, "vdd" or "vdd vde" */
+        uint64_t peak_kibs;    /* md's highest sync_speed seen */
+        uint64_t boosted_usec; /* time a boost was in place */
+        char boost[16];        /* its profile */
+        char policy[16];       /* the policy's class that made it, "" for an administrator's */
+        uint64_t exposed_usec; /* time the array had no redundancy left */
+        uint64_t users_kib;    /* what the users read and wrote on the md device */
+        uint64_t users_busy_usec;
+        uint64_t users_alone_kibs; /* what the governor learnt they get alone, 0 unknown */
+} op_tally;
+
+typedef struct op_report {
+        char uuid[37];
+        char array[MD_NAME_MAX + 1];
+        char action[16];  /* "recover", "resync", "check", "repair", "reshape" */
+        char outcome[16]; /* "finished", "member-failed", "interrupted", "frozen" */
+        char onto[64];
+        uint64_t started_usec, ended_usec; /* µs since the epoch */
+        double progress;                   /* percent reached */
+        uint64_t kib;                      /* what md moved while the service watched */
+        uint64_t peak_kibs;
+        char boost[16];
+        char policy[16];
+        uint64_t boosted_usec;
+        uint64_t exposed_usec;
+        uint64_t users_kib;
+        uint64_t users_busy_usec;
+        uint64_t users_alone_kibs;
+        /* How the boost ended: "automatically" (with the operation), "by-request" (Restore,
+         * or a policy stepping back, before the end), "in-place" (still boosted), "" (never). */
+        char restored[16];
+} op_report;
+
+/* A sample for the boost in place now: its profile and policy class ("" each without one). */
+typedef struct tally_boost {
+        const char *profile;
+        const char *policy;
+        uint64_t users_alone_kibs;
+} tally_boost;
+
+/* Starts a tally for the operation @a runs, at @now_usec (CLOCK_MONOTONIC). */
+void report_tally_start(op_tally *t, const md_array *a, uint64_t now_usec);
+
+/* Adds the time since the last sample: @boost NULL without one, @exposed when no redundancy is left. */
+void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, const tally_boost *boost, bool exposed);
+
+/* Derived values: 0 when unknown. */
+uint64_t report_duration_s(const op_report *r);
+uint64_t report_average_kibs(const op_report *r);
+uint64_t report_users_kibs(const op_report *r); /* while busy */
+/* The users' throughput while busy as a share of what they get alone, percent; -1 unknown. */
+int report_users_kept_percent(const op_report *r);
+
+/* One line: "recover finished onto vdd in 3 h 12 min at 41.0 MiB/s; boosted with fast for ...". */
+void report_summary(const op_report *r, char *buf, size_t size);
+
+/* The reports kept, oldest first. */
+typedef struct report_book {
+        op_report *reports;
+        unsigned n, cap;
+} report_book;
+
+/* Adds @r, dropping the array's oldest beyond REPORT_KEEP. */
+int report_book_add(report_book *b, const op_report *r);
+void report_book_free(report_book *b);
+
+/* As JSON: {"reports": [{...}, ...]}; NULL on ENOMEM. */
+json_object *report_book_to_json(const report_book *b);
+/* Reads what report_book_to_json wrote; entries that do not parse are skipped and counted in @ret_skipped. */
+int report_book_from_json(json_object *o, report_book *ret, unsigned *ret_skipped);
