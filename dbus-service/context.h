@@ -78,6 +78,7 @@ typedef struct array_object {
         uint64_t policy_tried_usec; /* op_started_usec of the operation a policy last tried to boost */
         int policy_tried;           /* the policy_class it last tried for that operation */
         int op_start_tolerated;     /* failures_tolerated when it started */
+        int64_t op_start_degraded;  /* md/degraded when it started, -1 unknown */
         op_tally tally;             /* what its report will say, so far */
         operation_record last_op;
 } array_object;

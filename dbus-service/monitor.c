@@ -267,6 +267,15 @@ static void keep_report(context *c, const md_array *a, array_object *o) {
                             strerror(-k));
 }
 
+/*
+ * A recovery whose member being rebuilt failed leaves no member rebuilding
+ * either, but the array is as degraded as when it started: not finished.
+ */
+static bool rebuilt_nothing(const md_array *a, const array_object *o) {
+        return o->op_action == MD_SYNC_RECOVER && o->op_start_degraded >= 0 && a->degraded.kind == MD_V_NUMBER &&
+               a->degraded.value >= (uint64_t)o->op_start_degraded;
+}
+
 /* The operation followed ended (md is idle or frozen, or stopped and started it again). */
 static void end_operation(context *c, const md_array *a, array_object *o, bool emit, bool frozen, bool restarted) {
         operation_record *r = &o->last_op;
@@ -279,7 +288,8 @@ static void end_operation(context *c, const md_array *a, array_object *o, bool e
                 .started_usec = o->op_started_usec,
                 .ended_usec = loop_realtime_usec(),
                 .progress = o->op_progress,
-                .completed = !frozen && !restarted && restore_operation_completed(a, o->op_action),
+                .completed = !frozen && !restarted && restore_operation_completed(a, o->op_action) &&
+                             !rebuilt_nothing(a, o),
                 .restored = o->op_restored,
         };
         snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
@@ -312,6 +322,7 @@ static void start_operation(context *c, const md_array *a, array_object *o, bool
         if (!thawed)
                 o->policy_declined = false;
         o->op_start_tolerated = o->failures_tolerated;
+        o->op_start_degraded = a->degraded.kind == MD_V_NUMBER ? (int64_t)a->degraded.value : -1;
         report_tally_start(&o->tally, a, loop_now_usec());
         /* At start-up it was running already: it did not start now. */
         log_info("%s: %s %s at %.1f %%", a->name, md_sync_action_to_string(a->sync_action),

@@ -11,6 +11,7 @@ import cockpit, { _ } from "./cockpit.js";
 import { BoostDialog, ErrorAlert, TunableText } from "./boost-dialog.jsx";
 import { History } from "./history.jsx";
 import { PolicyDialog } from "./policy-dialog.jsx";
+import { Reports } from "./reports.jsx";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 import {
     actionLabel, compareTunables, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, governorText,
@@ -356,6 +357,7 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                     </section>
                 </div>
                 {array.CanBoost && <History array={array} systemFloor={manager.SpeedLimitMin || 0} helpExpanded={first} />}
+                <Reports client={client} array={array} />
             </CardBody>
             {dialog &&
                 <BoostDialog client={client} path={path} array={array} profiles={profiles}

@@ -136,6 +136,13 @@ export class MdBoostClient {
         await this.dbus.call(MANAGER_PATH, MANAGER_IFACE, "SetPolicy", [array, rule, policy]);
     }
 
+    // The reports of the operations that ended on the array @uuid (newest
+    // first, the last five), each as a plain object of its values.
+    async getReports(uuid) {
+        const [reports] = await this.dbus.call(MANAGER_PATH, MANAGER_IFACE, "GetReports", [uuid]);
+        return reports.map(r => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.v])));
+    }
+
     async restore(path) {
         const [changes] = await this.dbus.call(path, ARRAY_IFACE, "Restore", [{}], { type: "a{sv}" });
         return changes;

@@ -190,3 +190,43 @@ export function policyRuleText(words) {
         return cockpit.format(_("fast, the users keep $0 %"), words.slice(5));
     return _("none (leave it to the kernel)");
 }
+
+// One report of GetReports (values unwrapped) in words: what md did, what
+// mdboost did about it, what it cost the users and how long the array had
+// no redundancy left.
+export function reportText(r) {
+    const what = !r.onto
+        ? operationName(r.action)
+        : r.action === "recover"
+            ? cockpit.format(_("The rebuild onto $0"), r.onto)
+            : cockpit.format(_("$0 (onto $1)"), operationName(r.action), r.onto);
+    const at = formatTimestampMicro(r.ended);
+    const took = formatDuration(r.duration);
+    const parts = [];
+    if (r.outcome === "finished")
+        parts.push(cockpit.format(_("$0 finished at $1, after $2, at $3 on average."), what, at, took, formatSpeed(r.average_kibs)));
+    else if (r.outcome === "member-failed")
+        parts.push(cockpit.format(_("$0 stopped at $1 % when a member failed, at $2, after $3."), what, r.progress.toFixed(1), at, took));
+    else if (r.outcome === "frozen")
+        parts.push(cockpit.format(_("$0 was frozen at $1 % at $2, after $3."), what, r.progress.toFixed(1), at, took));
+    else
+        parts.push(cockpit.format(_("$0 was stopped at $1 % at $2, after $3."), what, r.progress.toFixed(1), at, took));
+    if (r.boost) {
+        const by = r.policy ? _("by the automatic boost") : _("by an administrator");
+        const back = {
+            automatically: _("put back by itself at the end"),
+            "by-request": _("restored before the end"),
+            "in-place": _("still in place"),
+        }[r.restored] || "";
+        parts.push(cockpit.format(_("Boosted with $0 $1 for $2, $3."), r.boost, by, formatDuration(r.boosted), back));
+    } else {
+        parts.push(_("Not boosted."));
+    }
+    if (r.users_kept_percent !== undefined)
+        parts.push(cockpit.format(_("The users kept $0 % of their speed."), r.users_kept_percent));
+    else if (r.users_busy > 0)
+        parts.push(cockpit.format(_("The users got $0 while busy."), formatSpeed(r.users_kibs)));
+    if (r.exposed >= 60)
+        parts.push(cockpit.format(_("$0 without redundancy."), formatDuration(r.exposed)));
+    return parts.join(" ");
+}

@@ -362,6 +362,15 @@ async function testDetails(page) {
     await checkAccessibility(page, "the card with its details open");
     await card.getByRole("button", { name: "Hide the kernel's details" }).click();
     await card.locator(".mdb-uuid").waitFor({ state: "hidden" });
+
+    // The report the service kept of an earlier check, in words.
+    await card.getByRole("button", { name: "The last operation" }).click();
+    const report = card.locator(".mdb-report");
+    await expectShown(report, "the card lists the report of the last operation");
+    const text = (await report.innerText()).replace(/\s+/g, " ");
+    check(/^The check finished at .*, after 4 hours, at 0\.07 MiB\/s on average\. Boosted with fast by the automatic boost for 4 hours, put back by itself at the end\. The users kept 62 % of their speed\.$/.test(text),
+          `the report says what ran, how long, the boost and the users' share (${text})`);
+    await checkAccessibility(page, "the card with its reports open");
 }
 
 // With nothing running, the dialog says the boost waits for the next operation.

@@ -143,6 +143,23 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
     assert.equal(fmt.governorText({}), "");
 });
 
+test("reportText tells an operation's report in words, from GetReports", () => {
+    const r = {
+        action: "recover", outcome: "finished", onto: "sdd", ended: 0, duration: 3 * 3600 + 12 * 60,
+        average_kibs: 41 * 1024, progress: 100, boost: "fast", policy: "rebuild", boosted: 2 * 3600 + 58 * 60,
+        restored: "automatically", users_busy: 3600, users_kibs: 6100, users_kept_percent: 61, exposed: 3 * 3600 + 12 * 60,
+    };
+    const text = fmt.reportText(r);
+    assert.match(text, /^The rebuild onto sdd finished at .*, after 3 hours 12 minutes, at 41 MiB\/s on average\./);
+    assert.match(text, / Boosted with fast by the automatic boost for 2 hours 58 minutes, put back by itself at the end\./);
+    assert.match(text, / The users kept 61 % of their speed\. 3 hours 12 minutes without redundancy\.$/);
+    const stopped = fmt.reportText({ ...r, outcome: "interrupted", progress: 40.25, onto: "", boost: "", users_kept_percent: undefined, exposed: 30 });
+    assert.match(stopped, /^The rebuild onto a new disk was stopped at 40\.3 % at .*\. Not boosted\. The users got 5\.96 MiB\/s while busy\.$/);
+    assert.match(fmt.reportText({ ...r, outcome: "member-failed", progress: 10 }), /stopped at 10\.0 % when a member failed/);
+    assert.match(fmt.reportText({ ...r, outcome: "frozen", progress: 10, restored: "in-place", policy: "" }),
+                 /was frozen at 10\.0 % .* by an administrator for .*, still in place\./);
+});
+
 test("policyText says what the service does by itself when an operation starts", () => {
     assert.equal(fmt.policyText({ rebuild: "fast:80", rebuild_from: "array", check: "none", check_from: "default" }),
                  "Rebuilds: fast, users keep 80 % (this array) · Checks: none (all arrays)");

@@ -169,7 +169,11 @@ mdb_check "assembling an array wakes /proc/mdstat readers" fired /proc/mdstat
 mdb_check "the service publishes it at once" mdb_wait_for 2 eval 'mdb_array_prop md0 Level >/dev/null 2>&1'
 notified "an array stopped" 'mdadm --stop /dev/md0 >/dev/null 2>&1' /proc/mdstat
 mdb_check "stopping an array wakes /proc/mdstat readers" fired /proc/mdstat
+# shellcheck disable=SC2012 # a listing to read
+vm_log "after the stop: /sys/block holds $(ls /sys/block | tr '\n' ' '), md0's array_state $(cat /sys/block/md0/md/array_state 2>&1)"
 mdb_check "the service drops it at once" mdb_wait_for 2 eval '! mdb_array_prop md0 Level >/dev/null 2>&1'
+# shellcheck disable=SC2012 # a listing to read
+vm_log "2 s later: /sys/block holds $(ls /sys/block | tr '\n' ' '); the service: $(mdb_array_prop md0 State 2>&1)"
 md_stop_all
 
 # ---- raid6: escalation without redundancy, the rule again with it -----------------
