@@ -34,6 +34,7 @@ static const config_key config_keys[] = {
         { "poll_idle_ms", offsetof(config, poll_idle_ms), 0, 100, 600000 },
         { "poll_notified_ms", offsetof(config, poll_notified_ms), 0, 1000, 86400000 },
         { "reshape_stuck_ms", offsetof(config, reshape_stuck_ms), 0, 1000, 3600000 },
+        { "event_command_timeout_ms", offsetof(config, event_command_timeout_ms), 0, 1000, 3600000 },
 };
 
 static char *strip(char *s) {
@@ -106,6 +107,16 @@ static int config_line(char *line, unsigned lineno, config *c, char *errbuf, siz
 
                 if (r <= 0)
                         return r;
+        }
+        /* A path: whether it may run as root is checked when the service starts (event_command_check). */
+        if (strcmp(key, "event_command") == 0) {
+                if (*value && (value[0] != '/' || strlen(value) >= sizeof(c->event_command))) {
+                        snprintf(errbuf, errlen, "line %u: event_command must be an absolute path of at most %zu bytes",
+                                 lineno, sizeof(c->event_command) - 1);
+                        return -EINVAL;
+                }
+                snprintf(c->event_command, sizeof(c->event_command), "%s", value);
+                return 0;
         }
         for (size_t i = 0; i < sizeof(config_keys) / sizeof(config_keys[0]); i++) {
                 const config_key *k = &config_keys[i];

@@ -21,6 +21,8 @@ typedef struct config {
         uint64_t poll_notified_ms; /* otherwise, where it does: a read now and then anyway */
         uint64_t reshape_stuck_ms; /* a reshape held at sync_max with nothing driving it this long is stuck */
         policy_set policies;       /* policy_rebuild, policy_check (none), policy_escalate (max), .UUID forms */
+        char event_command[256];   /* run with each event (event-command.h); "" none */
+        uint64_t event_command_timeout_ms;
 } config;
 
 #define CONFIG_DEFAULT                                                                                                 \
@@ -29,6 +31,7 @@ typedef struct config {
                    .poll_idle_ms = 5000,                                                                               \
                    .poll_notified_ms = 600000,                                                                         \
                    .reshape_stuck_ms = 60000,                                                                          \
+                   .event_command_timeout_ms = 60000,                                                                  \
                    .policies = { .defaults = { [POLICY_ESCALATE] = { .kind = POLICY_MAX } } } })
 
 /* Parses @text over @c's current values. -EINVAL/-ERANGE name the line in @errbuf. */

@@ -11,6 +11,7 @@
 
 #include "array.h"
 #include "config.h"
+#include "event-command.h"
 #include "governor.h"
 #include "journal.h"
 #include "loop.h"
@@ -106,6 +107,7 @@ typedef struct context {
         const char *policy_path; /* where the rules set over D-Bus are kept */
         const char *report_path; /* where the reports of ended operations are kept */
         report_book reports;
+        event_runner events;        /* the event commands that run */
         policy_set config_policies; /* the configuration file's rules alone */
         policy_set dbus_policies;   /* the rules set over D-Bus (SetPolicy) */
 

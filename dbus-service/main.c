@@ -16,6 +16,7 @@
 #include "auth.h"
 #include "context.h"
 #include "dispatch.h"
+#include "event-command.h"
 #include "log.h"
 #include "monitor.h"
 #include "report-io.h"
@@ -152,6 +153,10 @@ static int context_open(context *c, const args *a) {
         if (r < 0) {
                 log_error("configuration %s: %s", a->config, errbuf);
                 return r;
+        }
+        if (c->cfg.event_command[0] && event_command_check(c->cfg.event_command, errbuf, sizeof(errbuf)) < 0) {
+                log_error("configuration %s: %s", a->config, errbuf);
+                return -EINVAL;
         }
         /* The rules set over D-Bus go on top of the file's. */
         c->config_policies = c->cfg.policies;

@@ -139,13 +139,37 @@ static void watch_user_io(const md_array *a, array_object *o) {
                 log_notice("%s: I/O accounting is on again; md and the fast profile see its users", a->name);
 }
 
+/* The administrator's event command with @event, if there is one (event-command.h). */
+static void run_event(context *c, const char *event, const md_array *a, const char *action, const char *outcome,
+                      double progress, const char *summary) {
+        event_info ev = { .event = event,
+                          .array = a->name,
+                          .uuid = a->uuid,
+                          .action = action ?: "",
+                          .outcome = outcome ?: "",
+                          .progress = progress,
+                          .summary = summary ?: "" };
+        int r;
+
+        if (!c->cfg.event_command[0])
+                return;
+        r = event_command_start(&c->events, c->cfg.event_command, &ev, loop_now_usec());
+        if (r == -EAGAIN)
+                log_warning("%s: %u event commands still run; the one for %s is left out", a->name,
+                            EVENT_COMMAND_RUNNING_MAX, event);
+        else if (r < 0)
+                log_warning("%s: could not start the event command for %s: %s", a->name, event, strerror(-r));
+}
+
 /*
  * No redundancy left (a raid5 with a slot missing or being rebuilt, a raid6
  * with two): one more failed member loses the array. Said once in the log
- * when it starts and when it ends; NoRedundancySince says from when, as far
- * as the service has seen (it starts with the first call, or at boot).
+ * and to the event command (RedundancyLost, RedundancyRegained) when it
+ * starts and when it ends, as at start-up for an array that has none;
+ * NoRedundancySince says from when, as far as the service has seen (it
+ * starts with the first call, or at boot).
  */
-static void watch_redundancy(const md_array *a, array_object *o) {
+static void watch_redundancy(context *c, const md_array *a, array_object *o) {
         md_disk_counts dc;
         unsigned tolerated;
 
@@ -157,9 +181,11 @@ static void watch_redundancy(const md_array *a, array_object *o) {
         }
         o->failures_tolerated = (int)tolerated;
         if (tolerated > 0) {
-                if (o->exposed_usec)
+                if (o->exposed_usec) {
                         log_notice("%s has redundancy again: it survives %u more failed member%s", a->name, tolerated,
                                    tolerated == 1 ? "" : "s");
+                        run_event(c, "RedundancyRegained", a, NULL, NULL, -1, NULL);
+                }
                 o->exposed_usec = 0;
                 return;
         }
@@ -167,6 +193,7 @@ static void watch_redundancy(const md_array *a, array_object *o) {
                 return;
         o->exposed_usec = loop_realtime_usec();
         log_warning("%s has no redundancy left: one more failed member loses the array", a->name);
+        run_event(c, "RedundancyLost", a, NULL, NULL, -1, NULL);
 }
 
 /*
@@ -224,8 +251,8 @@ static void tally_sample(context *c, const md_array *a, array_object *o) {
         report_tally_sample(&o->tally, a, loop_now_usec(), e ? &b : NULL, o->failures_tolerated == 0);
 }
 
-/* The report of the operation that just ended (o->last_op), kept and saved. */
-static void keep_report(context *c, const md_array *a, array_object *o) {
+/* The report of the operation that just ended (o->last_op), kept and saved; its line in @line. */
+static void keep_report(context *c, const md_array *a, array_object *o, char *line, size_t size) {
         const operation_record *r = &o->last_op;
         const op_tally *t = &o->tally;
         op_report rep = {
@@ -240,7 +267,6 @@ static void keep_report(context *c, const md_array *a, array_object *o) {
                 .users_busy_usec = t->users_busy_usec,
                 .users_alone_kibs = t->users_alone_kibs,
         };
-        char line[512];
         int k;
 
         snprintf(rep.uuid, sizeof(rep.uuid), "%s", a->uuid);
@@ -255,7 +281,7 @@ static void keep_report(context *c, const md_array *a, array_object *o) {
                  : journal_find(&c->journal, a->uuid) ? "in-place"
                  : o->op_restored                     ? "automatically"
                                                       : "by-request");
-        report_summary(&rep, line, sizeof(line));
+        report_summary(&rep, line, size);
         log_info("%s: %s", a->name, line);
         if (!a->uuid[0])
                 return; /* no superblock: nothing to find it by later */
@@ -279,6 +305,7 @@ static bool rebuilt_nothing(const md_array *a, const array_object *o) {
 /* The operation followed ended (md is idle or frozen, or stopped and started it again). */
 static void end_operation(context *c, const md_array *a, array_object *o, bool emit, bool frozen, bool restarted) {
         operation_record *r = &o->last_op;
+        char line[512];
 
         o->op_running = false;
         o->op_frozen = frozen;
@@ -288,8 +315,8 @@ static void end_operation(context *c, const md_array *a, array_object *o, bool e
                 .started_usec = o->op_started_usec,
                 .ended_usec = loop_realtime_usec(),
                 .progress = o->op_progress,
-                .completed = !frozen && !restarted && restore_operation_completed(a, o->op_action) &&
-                             !rebuilt_nothing(a, o),
+                .completed =
+                        !frozen && !restarted && restore_operation_completed(a, o->op_action) && !rebuilt_nothing(a, o),
                 .restored = o->op_restored,
         };
         snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
@@ -303,10 +330,12 @@ static void end_operation(context *c, const md_array *a, array_object *o, bool e
                  : frozen                                   ? "frozen before its end"
                                                             : "stopped before its end",
                  (r->ended_usec - r->started_usec) / 1000000, r->progress);
-        if (emit)
-                emit_operation(c, o, r, r->action);
         tally_sample(c, a, o);
-        keep_report(c, a, o);
+        keep_report(c, a, o, line, sizeof(line));
+        if (emit) {
+                emit_operation(c, o, r, r->action);
+                run_event(c, "OperationEnded", a, r->action, r->outcome, r->progress, line);
+        }
 }
 
 static void start_operation(context *c, const md_array *a, array_object *o, bool emit) {
@@ -327,8 +356,11 @@ static void start_operation(context *c, const md_array *a, array_object *o, bool
         /* At start-up it was running already: it did not start now. */
         log_info("%s: %s %s at %.1f %%", a->name, md_sync_action_to_string(a->sync_action),
                  emit ? "started" : "is running", md_array_progress_percent(a, &pct) == 0 ? pct : 0.0);
-        if (emit)
+        if (emit) {
                 emit_operation(c, o, NULL, md_sync_action_to_string(a->sync_action));
+                run_event(c, "OperationStarted", a, md_sync_action_to_string(a->sync_action), NULL,
+                          md_array_progress_percent(a, &pct) == 0 ? pct : -1, NULL);
+        }
 }
 
 /*
@@ -406,7 +438,7 @@ void monitor_publish(context *c, bool emit) {
 
                 watch_reshape(c, a, &c->objects[i]);
                 watch_user_io(a, &c->objects[i]);
-                watch_redundancy(a, &c->objects[i]);
+                watch_redundancy(c, a, &c->objects[i]);
                 watch_operation(c, a, &c->objects[i], emit);
                 if (is_new[i] && emit)
                         emit_added(c, &c->objects[i], a);
@@ -638,7 +670,7 @@ static bool apply_policies(context *c) {
 }
 
 static bool any_busy(const context *c) {
-        if (c->journal.n > 0 || c->journal_problem[0])
+        if (c->journal.n > 0 || c->journal_problem[0] || event_command_running(&c->events))
                 return true;
         for (unsigned i = 0; i < c->arrays.n; i++)
                 if (md_array_busy(&c->arrays.arrays[i]) ||
@@ -694,6 +726,7 @@ uint64_t monitor_tick(void *userdata) {
         monitor_publish(c, true);
         if (apply_policies(c))
                 monitor_publish(c, true);
+        event_command_reap(&c->events, loop_now_usec(), c->cfg.event_command_timeout_ms * 1000u);
         return next_tick_ms(c);
 }
 
