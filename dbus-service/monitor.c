@@ -570,6 +570,7 @@ static int policy_boost(context *c, const char *uuid, const md_array *a, policy_
                  own ? a->uuid : "", words);
         snprintf(who.policy_word, sizeof(who.policy_word), "%s", policy_class_to_string(k));
         opt.users_share = rule->users_share;
+        opt.while_running = true;
         log_info("%s: %s; boosting it with %s (%s)", a->name, why, words, who.policy);
         return service_boost(c, uuid, rule->kind == POLICY_MAX ? "max" : "fast", &opt, &who, res);
 }
@@ -611,7 +612,8 @@ static bool apply_policy(context *c, const char *uuid) {
         char why[64];
         int r;
 
-        if (!o || !o->op_running || o->policy_declined)
+        /* Nothing is decided on a read that could not tell the array's redundancy. */
+        if (!o || !o->op_running || o->policy_declined || o->failures_tolerated < 0)
                 return false;
         want = wanted_class(c, a, o);
         e = journal_find(&c->journal, a->uuid);
@@ -630,6 +632,14 @@ static bool apply_policy(context *c, const char *uuid) {
         /* Only a boost the policy made, and only between a rebuild's rule and its escalation. */
         if (want < 0 || !e->policy[0] || policy_class_from_string(e->policy) == want ||
             (want != POLICY_ESCALATE && strcmp(e->policy, "escalate") != 0))
+                return false;
+        /*
+         * md puts the rebuilt member in sync a moment before the operation
+         * reads as over: redundancy coming back at the end is not a reason
+         * to step back, the end restores anyway.
+         */
+        if (want != POLICY_ESCALATE &&
+            (a->progress.kind != MD_PROGRESS_RUNNING || a->progress.done >= a->progress.total))
                 return false;
         if (o->policy_tried_usec == o->op_started_usec && o->policy_tried == want)
                 return false; /* tried already and refused: not on every poll */

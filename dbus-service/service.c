@@ -303,6 +303,11 @@ static int boost_plan(context *c, const char *spec, const char *profile_name, co
         a = find_array(c, spec, res);
         if (!a)
                 return -ENOENT;
+        /* md may have ended the operation since the policy looked: then there is nothing to boost. */
+        if (o->while_running && (a->sync_action <= MD_SYNC_IDLE || a->sync_action == MD_SYNC_FROZEN)) {
+                snprintf(res->message, sizeof(res->message), "The operation on %s ended before the boost.", a->name);
+                return -EBUSY;
+        }
         in = (plan_input){ .array = a,
                            .settings = &c->cfg.profiles,
                            .budget_bytes = profile_budget_for(&c->cfg.profiles, c->mem_total, &c->arrays, a) };

@@ -179,6 +179,8 @@ mdb_check "the whole of it without redundancy" rep ".exposed.data >= .duration.d
 # An array coming and going wakes /proc/mdstat readers, and the service: idle,
 # it reads only when md says something changed (no call to it meanwhile).
 mdadm --stop /dev/md0 >/dev/null 2>&1
+mdb_check "a stopped array: the service drops it by itself (InterfacesRemoved)" \
+	within 5 grep -q "member=InterfacesRemoved" "$MDB_TMP/signals.log"
 notified "an array assembled" 'mdadm --assemble /dev/md0 "$d0" "$d1" "$d2" >/dev/null 2>&1' /proc/mdstat
 mdb_check "assembling an array wakes /proc/mdstat readers" fired /proc/mdstat
 mdb_check "the service publishes it by itself at once (InterfacesAdded)" \
