@@ -221,31 +221,17 @@ static void tick_soon(loop *l) {
                 l->tick_deadline_usec = at;
 }
 
-static int loop_iteration(loop *l, DBusConnection *bus, loop_tick_fn tick, void *userdata) {
+/*
+ * One poll(): libdbus's watches, the signalfd and the kernel's files. Its
+ * table is sized here, right before it is filled, as a method call the
+ * iteration dispatched may have read the arrays and opened or closed files.
+ */
+static int loop_wait(loop *l) {
         unsigned n = 0, n_files = l->files_count ? l->files_count(l->files_userdata) : 0;
         unsigned cap = l->n_watches + 1 + n_files;
         struct pollfd fds[cap];
         DBusWatch *snap[cap];
-        uint64_t now;
         int r;
-
-        while (dbus_connection_dispatch(bus) == DBUS_DISPATCH_DATA_REMAINS)
-                ;
-        if (!dbus_connection_get_is_connected(bus))
-                return -ECONNRESET;
-
-        now = loop_now_usec();
-        if (now >= l->tick_deadline_usec) {
-                l->last_tick_usec = now;
-                l->tick_deadline_usec = now + tick(userdata) * 1000u;
-                /* The tick may have opened or closed files. */
-                n_files = l->files_count ? l->files_count(l->files_userdata) : 0;
-                if (l->n_watches + 1 + n_files > cap)
-                        return 0; /* the next iteration sizes its table for them */
-        }
-        /* The tick may have sent signals: get them out before sleeping. */
-        while (dbus_connection_dispatch(bus) == DBUS_DISPATCH_DATA_REMAINS)
-                ;
 
         for (unsigned i = 0; i < l->n_watches; i++) {
                 DBusWatch *w = l->watches[i];
@@ -274,6 +260,25 @@ static int loop_iteration(loop *l, DBusConnection *bus, loop_tick_fn tick, void 
         handle_watches(l, fds, snap, n);
         handle_timeouts(l);
         return 0;
+}
+
+static int loop_iteration(loop *l, DBusConnection *bus, loop_tick_fn tick, void *userdata) {
+        uint64_t now;
+
+        while (dbus_connection_dispatch(bus) == DBUS_DISPATCH_DATA_REMAINS)
+                ;
+        if (!dbus_connection_get_is_connected(bus))
+                return -ECONNRESET;
+
+        now = loop_now_usec();
+        if (now >= l->tick_deadline_usec) {
+                l->last_tick_usec = now;
+                l->tick_deadline_usec = now + tick(userdata) * 1000u;
+        }
+        /* The tick may have sent signals: get them out before sleeping. */
+        while (dbus_connection_dispatch(bus) == DBUS_DISPATCH_DATA_REMAINS)
+                ;
+        return loop_wait(l);
 }
 
 int loop_run(loop *l, DBusConnection *bus, loop_tick_fn tick, void *userdata) {
