@@ -77,7 +77,8 @@ RUN_SUITE := TESTS='$(TESTS)' SKIP_TESTS='$(SKIP_TESTS)' tests/run-suite
 # The integration tests run side by side (INTEGRATION_JOBS); the longest
 # start first, so that none of them is left running alone at the end.
 SLOW_INTEGRATION_TESTS = $(filter %/service-governor %/demo-boost %/hdd-model %/ui-browser %/service-fit-floor \
-                                  %/service-auth-flood %/service-policy %/service-events,$(INTEGRATION_TESTS))
+                                  %/service-auth-flood %/service-policy %/service-events %/service-reports \
+                                  %/service-event-command,$(INTEGRATION_TESTS))
 INTEGRATION_ORDER = $(SLOW_INTEGRATION_TESTS) $(filter-out $(SLOW_INTEGRATION_TESTS),$(INTEGRATION_TESTS))
 UNIT_SUITE = --lint tests/lint --unit $(UNIT_TESTS) --asan $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_TESTS)) --valgrind $(UNIT_TESTS)
 
