@@ -386,7 +386,8 @@ static void watch_operation(context *c, const md_array *a, array_object *o, bool
         if (running) {
                 if (o->op_running && o->op_action != a->sync_action)
                         end_operation(c, a, o, emit, false, true);
-                else if (o->op_running && o->op_start_tolerated >= 0 && o->failures_tolerated < o->op_start_tolerated)
+                else if (o->op_running && o->op_start_tolerated >= 0 && o->failures_tolerated >= 0 &&
+                         o->failures_tolerated < o->op_start_tolerated)
                         end_operation(c, a, o, emit, false, true);
                 if (!o->op_running)
                         start_operation(c, a, o, emit);
