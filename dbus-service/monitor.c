@@ -233,7 +233,7 @@ static void emit_operation(context *c, const array_object *o, const operation_re
 static const char *operation_outcome(const array_object *o, bool completed) {
         if (completed)
                 return "finished";
-        if (o->op_start_tolerated >= 0 && o->failures_tolerated < o->op_start_tolerated)
+        if (o->op_start_tolerated >= 0 && o->failures_tolerated >= 0 && o->failures_tolerated < o->op_start_tolerated)
                 return "member-failed";
         return "interrupted";
 }
