@@ -1,5 +1,5 @@
 # Fuzzing (tests/fuzz/): libFuzzer harnesses for the parsers that read what
-# others write: /proc/mdstat, the sysfs values, the journal, the
+# others write: /proc/mdstat, the sysfs values, the journal, the reports, the
 # configuration file and the D-Bus options.
 #
 # Every harness is also linked with replay.c into a unit test that runs its
@@ -9,7 +9,7 @@
 # corpus in build/fuzz-corpus/NAME; what it finds there, minimised, can join
 # the seed corpus.
 
-FUZZ_NAMES    := mdstat sysfs journal config options
+FUZZ_NAMES    := mdstat sysfs journal config options reports
 FUZZ_SECONDS  ?= 60
 FUZZ_REPLAYS  := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz-replay-%)
 UNIT_TESTS    += $(FUZZ_REPLAYS)
