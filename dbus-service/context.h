@@ -62,11 +62,10 @@ typedef struct array_object {
         char name[MD_NAME_MAX + 1];
         char path[OBJECT_PATH_MAX];
         prop_cache cache;
-        syncmax_watch reshape;    /* is its reshape stuck at sync_max? */
-        md_user_io user_io;       /* as last logged: UNKNOWN until the first poll */
-        bool user_io_unconfirmed; /* a read found accounting off; the next one decides */
-        int failures_tolerated;   /* md_array_failures_tolerated() as last polled; -1: no redundancy to lose */
-        uint64_t exposed_usec; /* first poll that found no redundancy left, µs since the epoch; 0 while it has some */
+        syncmax_watch reshape;  /* is its reshape stuck at sync_max? */
+        md_user_io user_io;     /* as last logged: UNKNOWN until the first poll */
+        int failures_tolerated; /* md_array_failures_tolerated() as last polled; -1: no redundancy to lose */
+        uint64_t exposed_usec;  /* first poll that found no redundancy left, µs since the epoch; 0 while it has some */
         /* The operation that runs, as followed from poll to poll. */
         bool op_running;
         md_sync_action op_action;

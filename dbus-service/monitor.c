@@ -111,19 +111,14 @@ static void watch_reshape(context *c, const md_array *a, array_object *o) {
  * It is per boot and on by default, so something on this machine (a udev
  * rule, a tuning profile) turned it off; the fix is one write.
  */
-static void watch_user_io(const md_array *a, array_object *o) {
+static void watch_user_io(const md_array *a, array_object *o, bool just_appeared) {
         md_user_io now = md_array_user_io(a), was = o->user_io;
 
-        if (now == MD_USER_IO_UNKNOWN || now == was) {
-                o->user_io_unconfirmed = false;
+        if (now == MD_USER_IO_UNKNOWN || now == was)
                 return;
-        }
-        /* md assembles an array with iostats 0 and sets it a moment later: believe a second read. */
-        if (now != MD_USER_IO_COUNTED && !o->user_io_unconfirmed) {
-                o->user_io_unconfirmed = true;
+        /* md assembles an array with iostats 0 and sets it a moment later: a new array waits for the next read. */
+        if (now != MD_USER_IO_COUNTED && just_appeared)
                 return;
-        }
-        o->user_io_unconfirmed = false;
         o->user_io = now;
         if (now == MD_USER_IO_UNSEEN)
                 log_warning("%s: I/O accounting is off (queue/iostats is 0), so md's rebuild throttle sees no users: "
@@ -438,7 +433,7 @@ void monitor_publish(context *c, bool emit) {
                 const md_array *a = &c->arrays.arrays[i];
 
                 watch_reshape(c, a, &c->objects[i]);
-                watch_user_io(a, &c->objects[i]);
+                watch_user_io(a, &c->objects[i], is_new[i] && emit);
                 watch_redundancy(c, a, &c->objects[i]);
                 watch_operation(c, a, &c->objects[i], emit);
                 if (is_new[i] && emit)
