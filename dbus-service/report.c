@@ -186,29 +186,27 @@ typedef struct field {
         size_t offset, size;
 } field;
 
-#define STR(k, m)                                                                                                      \
-        { k, F_STR, offsetof(op_report, m), sizeof(((op_report *)0)->m) }
-#define U64(k, m)                                                                                                      \
-        { k, F_U64, offsetof(op_report, m), 0 }
+/* The size of a string member of op_report. */
+#define MEMBER_SIZE(m) sizeof(((op_report *)0)->m)
 static const field fields[] = {
-        STR("uuid", uuid),
-        STR("array", array),
-        STR("action", action),
-        STR("outcome", outcome),
-        STR("onto", onto),
-        U64("started", started_usec),
-        U64("ended", ended_usec),
+        { "uuid", F_STR, offsetof(op_report, uuid), MEMBER_SIZE(uuid) },
+        { "array", F_STR, offsetof(op_report, array), MEMBER_SIZE(array) },
+        { "action", F_STR, offsetof(op_report, action), MEMBER_SIZE(action) },
+        { "outcome", F_STR, offsetof(op_report, outcome), MEMBER_SIZE(outcome) },
+        { "onto", F_STR, offsetof(op_report, onto), MEMBER_SIZE(onto) },
+        { "started", F_U64, offsetof(op_report, started_usec), 0 },
+        { "ended", F_U64, offsetof(op_report, ended_usec), 0 },
         { "progress", F_DOUBLE, offsetof(op_report, progress), 0 },
-        U64("kib", kib),
-        U64("peak_kibs", peak_kibs),
-        STR("boost", boost),
-        STR("policy", policy),
-        U64("boosted_usec", boosted_usec),
-        U64("exposed_usec", exposed_usec),
-        U64("users_kib", users_kib),
-        U64("users_busy_usec", users_busy_usec),
-        U64("users_alone_kibs", users_alone_kibs),
-        STR("restored", restored),
+        { "kib", F_U64, offsetof(op_report, kib), 0 },
+        { "peak_kibs", F_U64, offsetof(op_report, peak_kibs), 0 },
+        { "boost", F_STR, offsetof(op_report, boost), MEMBER_SIZE(boost) },
+        { "policy", F_STR, offsetof(op_report, policy), MEMBER_SIZE(policy) },
+        { "boosted_usec", F_U64, offsetof(op_report, boosted_usec), 0 },
+        { "exposed_usec", F_U64, offsetof(op_report, exposed_usec), 0 },
+        { "users_kib", F_U64, offsetof(op_report, users_kib), 0 },
+        { "users_busy_usec", F_U64, offsetof(op_report, users_busy_usec), 0 },
+        { "users_alone_kibs", F_U64, offsetof(op_report, users_alone_kibs), 0 },
+        { "restored", F_STR, offsetof(op_report, restored), MEMBER_SIZE(restored) },
 };
 
 static json_object *report_to_json(const op_report *r) {

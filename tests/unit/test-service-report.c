@@ -14,7 +14,7 @@
 
 #define UUID1 "7ac7b4d7-c925-6f89-525e-4caecab28aec"
 #define UUID2 "11111111-2222-3333-4444-555555555555"
-#define S(x) ((uint64_t)(x)*1000000u)
+#define S(x) (UINT64_C(1000000) * (x))
 
 static md_member members[3];
 
