@@ -457,9 +457,12 @@ mdb_acall() {
 	mdb_raw_call "$user" --json=short -- call "$MDB_BUS_NAME" "$MDB_OBJ/arrays/$array" "$MDB_ARRAY" "$@"
 }
 
-# mdb_prop USER PATH INTERFACE NAME: prints the property's value as JSON (.data).
+# mdb_prop USER PATH INTERFACE NAME: prints the property's value as JSON (.data);
+# fails, printing nothing, when the call fails (no object, no such property).
 mdb_prop() {
-	mdb_busctl "$1" --json=short get-property "$MDB_BUS_NAME" "$2" "$3" "$4" | jq -c '.data'
+	local out
+	out=$(mdb_busctl "$1" --json=short get-property "$MDB_BUS_NAME" "$2" "$3" "$4") || return 1
+	jq -c '.data' <<<"$out"
 }
 
 # mdb_array_prop ARRAY NAME: an Array property read by root, as JSON.
