@@ -287,6 +287,10 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                     <span className="mdb-array-name">{array.Name}</span>
                     <span className="mdb-muted mdb-array-sub">
                         {levelLabel(array.Level)} · {formatBytes(array.Size || 0)} · {cockpit.format(cockpit.ngettext("$0 disk", "$0 disks", array.RaidDisks), array.RaidDisks)}
+                        {array.FailuresTolerated > 0 &&
+                            <span className="mdb-tolerated">
+                                {" · " + cockpit.format(cockpit.ngettext("survives $0 more failed disk", "survives $0 more failed disks", array.FailuresTolerated), array.FailuresTolerated)}
+                            </span>}
                     </span>
                     <StateLabel array={array} />
                     {array.Boosted && <Label color="blue" className="mdb-boosted-label">{cockpit.format(_("Boosted: $0"), array.Profile)}</Label>}

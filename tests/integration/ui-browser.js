@@ -346,6 +346,8 @@ async function testDetails(page) {
     const state = card.locator(".mdb-state");
     check(await state.innerText() === "Rebuilding 1 member",
           `the slot being rebuilt reads as rebuilding, not missing (${await state.innerText()})`);
+    check(await card.locator(".mdb-tolerated").count() === 0,
+          "a raid5 rebuilding a member survives no more failures: the header does not say it survives any");
     const exposed = card.locator(".mdb-no-redundancy");
     check(await exposed.count() === 1 && /md0 has no redundancy left/.test(await exposed.innerText()) &&
           /One more failed disk loses the array\. Without redundancy since /.test(await exposed.innerText()),
@@ -371,6 +373,8 @@ async function testDetails(page) {
     check(/^The check finished at .*, after 4 hours, at 0\.07 MiB\/s on average\. Boosted with fast by the automatic boost for 4 hours, put back by itself at the end\. The users kept 62 % of their speed\.$/.test(text),
           `the report says what ran, how long, the boost and the users' share (${text})`);
     await checkAccessibility(page, "the card with its reports open");
+    await card.getByRole("button", { name: "The last operation" }).click();
+    await report.waitFor({ state: "hidden" });
 }
 
 // With nothing running, the dialog says the boost waits for the next operation.
@@ -427,6 +431,8 @@ async function testIdleBoost(page) {
     await expectShown(card.locator(".mdb-operation-end[data-completed=true]"), "a recovery that ran to its end reads as finished");
     check(/The rebuild onto a new disk finished at .*, after .*, at [\d.]+ MiB\/s on average\./.test(await end.innerText()),
           `with when, how long and how fast (${(await end.innerText()).replace(/\s+/g, " ")})`);
+    await expectShown(card.locator(".mdb-tolerated", { hasText: "survives 1 more failed disk" }),
+                      "whole again, the raid5's header says it survives 1 more failed disk");
     for (const [f, data] of memberFiles)
         fs.writeFileSync(path.join(member, f), data);
     for (const [f, data] of [...more, ...saved])
