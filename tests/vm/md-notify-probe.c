@@ -23,10 +23,12 @@ static long long now_ms(void) {
         return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Reading from the start takes the event; what it reads does not matter here. */
 static void rearm(int fd) {
         char buf[4096];
+        ssize_t n = pread(fd, buf, sizeof(buf), 0);
 
-        (void)pread(fd, buf, sizeof(buf), 0);
+        (void)n;
 }
 
 int main(int argc, char *argv[]) {
