@@ -2,11 +2,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "file-io.h"
 
 int file_write_all(int fd, const char *text, size_t len) {
@@ -68,4 +71,37 @@ int file_replace(const char *path, const char *text, mode_t mode) {
         r = file_replace_at(dfd, name, text, mode);
         close(dfd);
         return r;
+}
+
+int file_read_at(int dir_fd, const char *name, size_t max, char **ret, size_t *ret_len) {
+        _cleanup_close_ int fd = -1;
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t len = 0;
+
+        /* O_NONBLOCK: a FIFO in its place must not hang the start. */
+        fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0)
+                return errno == ELOOP ? -EINVAL : -errno;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > max)
+                return S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
+        buf = malloc((size_t)st.st_size + 1);
+        if (!buf)
+                return -ENOMEM;
+        while (len < (size_t)st.st_size) {
+                ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        break;
+                len += (size_t)n;
+        }
+        buf[len] = 0;
+        *ret = TAKE_PTR(buf);
+        *ret_len = len;
+        return 0;
 }

@@ -6,6 +6,13 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/*
+ * Reads the regular file @name in @dir_fd (AT_FDCWD: a path) whole into a
+ * NUL-terminated buffer the caller frees. -EINVAL: not a regular file (a
+ * symlink, a FIFO: never waited on); -EFBIG: larger than @max bytes.
+ */
+int file_read_at(int dir_fd, const char *name, size_t max, char **ret, size_t *ret_len);
+
 /* Writes all @len bytes of @text to @fd, through short writes and EINTR. */
 int file_write_all(int fd, const char *text, size_t len);
 

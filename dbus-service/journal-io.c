@@ -19,39 +19,6 @@
 
 /* ---- files ---- */
 
-static int read_all(int dir_fd, const char *name, char **ret, size_t *ret_len) {
-        _cleanup_close_ int fd = -1;
-        _cleanup_free_ char *buf = NULL;
-        struct stat st;
-        size_t len = 0;
-
-        /* O_NONBLOCK: a FIFO in its place must not hang the start. */
-        fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-        if (fd < 0)
-                return errno == ELOOP ? -EINVAL : -errno;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (!S_ISREG(st.st_mode) || st.st_size > JOURNAL_MAX_BYTES)
-                return S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
-        buf = malloc((size_t)st.st_size + 1);
-        if (!buf)
-                return -ENOMEM;
-        while (len < (size_t)st.st_size) {
-                ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0)
-                        return -errno;
-                if (n == 0)
-                        break;
-                len += (size_t)n;
-        }
-        buf[len] = 0;
-        *ret = TAKE_PTR(buf);
-        *ret_len = len;
-        return 0;
-}
-
 /*
  * A free name <base>-<unix seconds>[.N] in @dir_fd for a set-aside copy, put
  * into @buf; @take makes it exist without replacing anything that is there
@@ -117,7 +84,7 @@ int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
         journal j;
         int r;
 
-        r = read_all(dir_fd, JOURNAL_FILE, &text, &len);
+        r = file_read_at(dir_fd, JOURNAL_FILE, JOURNAL_MAX_BYTES, &text, &len);
         if (r == -ENOENT) {
                 *ret = (journal){ .clean = true };
                 *report = rep;

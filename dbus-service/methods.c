@@ -284,24 +284,14 @@ DBusMessage *method_set_policy(call *k) {
         return dbus_message_new_method_return(k->m);
 }
 
-static bool add_entry(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value) {
-        DBusMessageIter e, v;
-
-        return dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e) &&
-               dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key) &&
-               dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, sig, &v) &&
-               dbus_message_iter_append_basic(&v, type, value) && dbus_message_iter_close_container(&e, &v) &&
-               dbus_message_iter_close_container(dict, &e);
-}
-
 static bool add_string(DBusMessageIter *d, const char *key, const char *value) {
-        return add_entry(d, key, DBUS_TYPE_STRING, "s", &value);
+        return props_dict_add(d, key, DBUS_TYPE_STRING, "s", &value);
 }
 
 static bool add_u64(DBusMessageIter *d, const char *key, uint64_t value) {
         dbus_uint64_t v = value;
 
-        return add_entry(d, key, DBUS_TYPE_UINT64, "t", &v);
+        return props_dict_add(d, key, DBUS_TYPE_UINT64, "t", &v);
 }
 
 /* One report as a{sv} (docs/dbus-api.md, GetReports). */
@@ -317,7 +307,7 @@ static bool append_report(DBusMessageIter *arr, const op_report *r) {
                add_string(&d, "action", r->action) && add_string(&d, "outcome", r->outcome) &&
                add_string(&d, "onto", r->onto) && add_u64(&d, "started", r->started_usec) &&
                add_u64(&d, "ended", r->ended_usec) && add_u64(&d, "duration", report_duration_s(r)) &&
-               add_entry(&d, "progress", DBUS_TYPE_DOUBLE, "d", &progress) && add_u64(&d, "kib", r->kib) &&
+               props_dict_add(&d, "progress", DBUS_TYPE_DOUBLE, "d", &progress) && add_u64(&d, "kib", r->kib) &&
                add_u64(&d, "average_kibs", report_average_kibs(r)) && add_u64(&d, "peak_kibs", r->peak_kibs) &&
                add_string(&d, "boost", r->boost) && add_string(&d, "policy", r->policy) &&
                add_u64(&d, "boosted", r->boosted_usec / 1000000u) && add_string(&d, "restored", r->restored) &&
@@ -326,7 +316,7 @@ static bool append_report(DBusMessageIter *arr, const op_report *r) {
                add_u64(&d, "users_kibs", report_users_kibs(r)) &&
                add_u64(&d, "users_alone_kibs", r->users_alone_kibs) &&
                (kept < 0 ||
-                add_entry(&d, "users_kept_percent", DBUS_TYPE_UINT32, "u", &(dbus_uint32_t){ (unsigned)kept })) &&
+                props_dict_add(&d, "users_kept_percent", DBUS_TYPE_UINT32, "u", &(dbus_uint32_t){ (unsigned)kept })) &&
                add_string(&d, "summary", summary) && dbus_message_iter_close_container(arr, &d);
 }
 

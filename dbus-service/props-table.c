@@ -275,7 +275,7 @@ static bool get_no_redundancy_since(const context *c, const md_array *a, DBusMes
         return add_u64(it, o ? o->exposed_usec : 0);
 }
 
-static bool add_entry(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value) {
+bool props_dict_add(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value) {
         DBusMessageIter e, v;
 
         return dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e) &&
@@ -301,14 +301,14 @@ static bool get_last_operation(const context *c, const md_array *a, DBusMessageI
                 dbus_bool_t completed = r->completed, restored = r->restored;
                 double progress = r->progress;
 
-                ok = add_entry(&dict, "action", DBUS_TYPE_STRING, "s", &action) &&
-                     add_entry(&dict, "started", DBUS_TYPE_UINT64, "t", &started) &&
-                     add_entry(&dict, "ended", DBUS_TYPE_UINT64, "t", &ended) &&
-                     add_entry(&dict, "completed", DBUS_TYPE_BOOLEAN, "b", &completed) &&
-                     add_entry(&dict, "outcome", DBUS_TYPE_STRING, "s", &outcome) &&
-                     add_entry(&dict, "progress", DBUS_TYPE_DOUBLE, "d", &progress) &&
-                     add_entry(&dict, "kib", DBUS_TYPE_UINT64, "t", &kib) &&
-                     add_entry(&dict, "restored", DBUS_TYPE_BOOLEAN, "b", &restored);
+                ok = props_dict_add(&dict, "action", DBUS_TYPE_STRING, "s", &action) &&
+                     props_dict_add(&dict, "started", DBUS_TYPE_UINT64, "t", &started) &&
+                     props_dict_add(&dict, "ended", DBUS_TYPE_UINT64, "t", &ended) &&
+                     props_dict_add(&dict, "completed", DBUS_TYPE_BOOLEAN, "b", &completed) &&
+                     props_dict_add(&dict, "outcome", DBUS_TYPE_STRING, "s", &outcome) &&
+                     props_dict_add(&dict, "progress", DBUS_TYPE_DOUBLE, "d", &progress) &&
+                     props_dict_add(&dict, "kib", DBUS_TYPE_UINT64, "t", &kib) &&
+                     props_dict_add(&dict, "restored", DBUS_TYPE_BOOLEAN, "b", &restored);
         }
         return dbus_message_iter_close_container(it, &dict) && ok;
 }
@@ -339,13 +339,13 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
 
                 governor_explain(&c->cfg.profiles, e->fit, clk, share, rate, text, sizeof(text));
                 why = text;
-                ok = add_entry(&dict, "state", DBUS_TYPE_STRING, "s", &state) &&
-                     add_entry(&dict, "users_share", DBUS_TYPE_UINT32, "u", &share) &&
-                     add_entry(&dict, "rate", DBUS_TYPE_UINT64, "t", &rate) &&
-                     add_entry(&dict, "baseline", DBUS_TYPE_UINT64, "t", &baseline) &&
-                     add_entry(&dict, "users", DBUS_TYPE_UINT64, "t", &users) &&
-                     add_entry(&dict, "target", DBUS_TYPE_UINT64, "t", &target) &&
-                     add_entry(&dict, "why", DBUS_TYPE_STRING, "s", &why);
+                ok = props_dict_add(&dict, "state", DBUS_TYPE_STRING, "s", &state) &&
+                     props_dict_add(&dict, "users_share", DBUS_TYPE_UINT32, "u", &share) &&
+                     props_dict_add(&dict, "rate", DBUS_TYPE_UINT64, "t", &rate) &&
+                     props_dict_add(&dict, "baseline", DBUS_TYPE_UINT64, "t", &baseline) &&
+                     props_dict_add(&dict, "users", DBUS_TYPE_UINT64, "t", &users) &&
+                     props_dict_add(&dict, "target", DBUS_TYPE_UINT64, "t", &target) &&
+                     props_dict_add(&dict, "why", DBUS_TYPE_STRING, "s", &why);
         }
         return dbus_message_iter_close_container(it, &dict) && ok;
 }

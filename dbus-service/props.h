@@ -48,6 +48,9 @@ int props_find(obj_kind k, const char *name);
 /* Appends property @idx of @k (array @a for arrays) as a variant. */
 bool props_append_variant(const context *c, obj_kind k, const md_array *a, unsigned idx, DBusMessageIter *it);
 
+/* Appends one {key: variant} entry of basic @type (signature @sig) to the open a{sv} @dict. */
+bool props_dict_add(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value);
+
 /* Appends every property as the a{sv} GetAll returns. */
 bool props_append_all(const context *c, obj_kind k, const md_array *a, DBusMessageIter *it);
 

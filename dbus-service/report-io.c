@@ -2,11 +2,6 @@
 /* The reports of ended operations in their own file, kept across restarts (report.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cleanup.h"
 #include "file-io.h"
@@ -16,42 +11,19 @@
 #define REPORT_FILE_MAX_BYTES (4u << 20)
 
 int report_file_load(const char *path, report_book *ret, unsigned *ret_skipped) {
-        _cleanup_close_ int fd = -1;
         _cleanup_free_ char *text = NULL;
         json_object *o;
-        struct stat st;
-        size_t len = 0;
+        size_t len;
         int r;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-        if (fd < 0 && errno == ENOENT) {
+        r = file_read_at(AT_FDCWD, path, REPORT_FILE_MAX_BYTES, &text, &len);
+        if (r == -ENOENT) {
                 *ret = (report_book){};
                 *ret_skipped = 0;
                 return 0;
         }
-        if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (!S_ISREG(st.st_mode))
-                return -EINVAL;
-        if (st.st_size > REPORT_FILE_MAX_BYTES)
-                return -EFBIG;
-        text = malloc((size_t)st.st_size + 1);
-        if (!text)
-                return -ENOMEM;
-        while (len < (size_t)st.st_size) {
-                ssize_t n = read(fd, text + len, (size_t)st.st_size - len);
-
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0)
-                        return -errno;
-                if (n == 0)
-                        break;
-                len += (size_t)n;
-        }
-        text[len] = 0;
+        if (r < 0)
+                return r;
         o = json_tokener_parse(text);
         if (!o)
                 return -EBADMSG;
