@@ -69,6 +69,10 @@ static void test_refused(void **state) {
                 "fast_governor_learn_ms = 999\n",
                 "fast_governor_relearn_ms = 9999\n",
                 "fast_governor_step_ms = 600001\n",
+                "poll_notified_ms = 0\n",
+                "poll_notified_ms = 86400001\n",
+                "event_command = on-event\n",
+                "event_command_timeout_ms = 999\n",
         };
         config c = CONFIG_DEFAULT;
         char err[256];
@@ -86,6 +90,26 @@ static void test_refused(void **state) {
 }
 
 /* Policy keys: the default for every array, an array's own by UUID, refused words with their line. */
+/* The new keys' accepted values; an empty event_command turns it off again. */
+static void test_wakeup_and_event_keys(void **state) {
+        config c = CONFIG_DEFAULT;
+        char err[256] = "";
+
+        (void)state;
+        assert_int_equal(c.poll_notified_ms, 600000);
+        assert_int_equal(c.event_command_timeout_ms, 60000);
+        assert_string_equal(c.event_command, "");
+        assert_int_equal(config_parse("poll_notified_ms = 1000\nevent_command = /usr/local/sbin/on-event\n"
+                                      "event_command_timeout_ms = 5000\n",
+                                      &c, err, sizeof(err)),
+                         0);
+        assert_int_equal(c.poll_notified_ms, 1000);
+        assert_string_equal(c.event_command, "/usr/local/sbin/on-event");
+        assert_int_equal(c.event_command_timeout_ms, 5000);
+        assert_int_equal(config_parse("event_command =\n", &c, err, sizeof(err)), 0);
+        assert_string_equal(c.event_command, "");
+}
+
 static void test_policies(void **state) {
         config c = CONFIG_DEFAULT;
         char err[256] = "";
@@ -146,6 +170,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_defaults_and_keys),
                 cmocka_unit_test(test_refused),
+                cmocka_unit_test(test_wakeup_and_event_keys),
                 cmocka_unit_test(test_policies),
                 cmocka_unit_test(test_meminfo),
         };
