@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "governor.h"
 #include "parse.h"
 
 typedef struct config_key {
@@ -25,6 +26,7 @@ static const config_key config_keys[] = {
         { "fast_ceiling_hold", offsetof(config, profiles.hold_ceiling), 1, 0, 1 },
         { "fast_ceiling_quiet_ms", offsetof(config, profiles.quiet_ms), 0, 1000, 3600000 },
         { "fast_users_share", offsetof(config, profiles.users_share), 1, 1, 100 },
+        { "fast_users_latency_ms", offsetof(config, profiles.users_latency_ms), 1, 0, GOVERNOR_LATENCY_MAX_MS },
         { "fast_governor_learn_ms", offsetof(config, profiles.learn_ms), 0, 1000, 600000 },
         { "fast_governor_relearn_ms", offsetof(config, profiles.relearn_ms), 0, 10000, 86400000 },
         { "fast_governor_step_ms", offsetof(config, profiles.step_ms), 0, 1000, 600000 },
@@ -76,8 +78,10 @@ static int config_policy(const char *key, const char *value, unsigned lineno, co
         }
         r = policy_rule_parse(value, &rule);
         if (r < 0) {
-                snprintf(errbuf, errlen, "line %u: %s must be none, fast, fast:N (N from 1 to 100) or max", lineno,
-                         key);
+                snprintf(errbuf, errlen,
+                         "line %u: %s must be none, fast, fast:N (N from 1 to 100), "
+                         "fast:Nms (N from 1 to 60000) or max",
+                         lineno, key);
                 return r;
         }
         r = policy_set_rule(&c->policies, dot ? uuid : NULL, k, &rule);

@@ -41,6 +41,29 @@ bool governor_writes_ceiling(governor_action a) {
         return a == GOVERNOR_LEARN || a == GOVERNOR_STEER || a == GOVERNOR_LIFT;
 }
 
+bool governor_writes_depth(const governor_decision *d) {
+        return d->action == GOVERNOR_STEER && d->depth.kind != MD_V_ABSENT;
+}
+
+unsigned governor_bound_ms(const profile_settings *s, const journal_entry *e) {
+        if (e->users_latency_ms)
+                return e->users_latency_ms;
+        return e->users_share ? 0 : s->users_latency_ms;
+}
+
+/*
+ * md adds up how long each of the users' requests took, from submission to
+ * completion, and counts them; it keeps no distribution. Measured on the
+ * modelled disks (docs/benchmarks-nas.md), fio's 99th percentile was 1.1 to
+ * 2.3 times its mean across the workloads, with the rebuild and without:
+ * twice the mean stands for it.
+ */
+uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms) {
+        if (requests < GOVERNOR_LATENCY_MIN_REQUESTS)
+                return 0;
+        return wait_ms * 1000 / requests * GOVERNOR_TAIL_FACTOR;
+}
+
 governor_state governor_on_boost(const profile_settings *s, governor_state old, bool fast, bool writes_floor,
                                  bool floor_option, bool *ret_restart) {
         *ret_restart = writes_floor;
@@ -134,6 +157,34 @@ uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint
         return clamp(next, low, high);
 }
 
+bool governor_next_level(uint64_t latency_us, unsigned bound_ms, uint64_t low, uint64_t high, uint64_t depth_high,
+                         uint64_t *rate, uint64_t *depth) {
+        uint64_t bound_us = (uint64_t)bound_ms * 1000, r = *rate, d = *depth;
+
+        /*
+         * A ladder, one rung a step: from the whole disks down, fewer of the
+         * rebuild's requests in flight while the users are busy (md queues
+         * them on the members ahead of the users'), then a lower rate; back
+         * up in the opposite order.
+         */
+        if (latency_us * 100 > bound_us * (100 + BAND_PERCENT)) {
+                if (d > 1)
+                        d /= 2;
+                else
+                        r = clamp(r - r * 3 / 10, low, high);
+        } else if (latency_us * 100 < bound_us * (100 - BAND_PERCENT)) {
+                if (r < high)
+                        r = clamp(r + r / 5 + 500, low, high);
+                else if (d && d < depth_high)
+                        d = d * 2 < depth_high ? d * 2 : depth_high;
+        }
+        if (r == *rate && d == *depth)
+                return false;
+        *rate = r;
+        *depth = d;
+        return true;
+}
+
 /* The users' throughput since the span began, KiB/s; 0 when unknown. */
 static uint64_t span_kibs(const md_array *a, const governor_clock *clock, uint64_t now) {
         if (a->io_sectors.kind != MD_V_NUMBER || clock->span_usec == 0 || now <= clock->span_usec ||
@@ -145,11 +196,22 @@ static uint64_t span_kibs(const md_array *a, const governor_clock *clock, uint64
 static void span_start(const md_array *a, governor_clock *clock, uint64_t now) {
         clock->span_usec = now;
         clock->span_sectors = a->io_sectors.kind == MD_V_NUMBER ? a->io_sectors.value : 0;
+        clock->span_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
+        clock->span_wait_ms = a->io_wait_ms.kind == MD_V_NUMBER ? a->io_wait_ms.value : 0;
+}
+
+/* The users' estimated 99th percentile since the span began, µs; 0 when unknown or too few requests. */
+static uint64_t span_latency_us(const md_array *a, const governor_clock *clock) {
+        if (a->io_requests.kind != MD_V_NUMBER || a->io_wait_ms.kind != MD_V_NUMBER || clock->span_usec == 0 ||
+            a->io_requests.value < clock->span_requests || a->io_wait_ms.value < clock->span_wait_ms)
+                return 0;
+        return governor_latency_us(a->io_requests.value - clock->span_requests,
+                                   a->io_wait_ms.value - clock->span_wait_ms);
 }
 
 /* Whether the kernel's limit @t is still the boost's own (or, after a crash mid-write, the one it replaced). */
 static bool limit_ours(const md_array *a, const journal_entry *e, md_tunable t) {
-        if (e->written[t].kind == MD_V_ABSENT)
+        if (e->written[t].kind == MD_V_ABSENT || a->tunables[t].kind == MD_V_ABSENT)
                 return true;
         return journal_tval_equal(&a->tunables[t], &e->written[t]) ||
                (e->earlier[t].kind != MD_V_ABSENT && journal_tval_equal(&a->tunables[t], &e->earlier[t]));
@@ -179,6 +241,8 @@ static void set_rate(const md_array *a, const journal_entry *e, governor_action 
         d->action = action;
         d->next = action == GOVERNOR_LEARN ? GOVERNOR_LEARNING : GOVERNOR_STEERING;
         d->value = (md_tval){ .kind = MD_V_LOCAL, .value = rate };
+        d->floor = d->value;
+        d->depth = (md_tval){ .kind = MD_V_ABSENT };
         d->replaced = a->tunables[MD_T_SYNC_SPEED_MAX];
         d->replaced_floor = a->tunables[MD_T_SYNC_SPEED_MIN];
         d->lift = lift_ceiling(a, e);
@@ -198,6 +262,40 @@ static void steer(const md_array *a, const journal_entry *e, const governor_cloc
         d->target_kibs = governor_target(clock->baseline_kibs, share);
 }
 
+/*
+ * The deepest sync_io_depth the ladder climbs back to: what the array had
+ * before the boost (md's default follows the system's, 32). 0 where md has
+ * no sync_io_depth (before 6.16).
+ */
+static uint64_t depth_high(const md_array *a, const journal_entry *e) {
+        const md_tunable t = MD_T_SYNC_IO_DEPTH;
+
+        if (!md_tval_has_number(&a->tunables[t]))
+                return 0;
+        if (md_tval_has_number(&e->originals[t]) && e->originals[t].value > 0)
+                return e->originals[t].value;
+        return a->tunables[t].value;
+}
+
+/*
+ * STEER towards a latency bound to @rate and @depth. Where md has
+ * sync_io_depth the floor stays at the held rate: md bounds the rebuild's
+ * requests in flight while the users are busy only between floor and
+ * ceiling, and the ceiling is @rate. Before 6.16 floor and ceiling are
+ * @rate, as for a share.
+ */
+static void steer_bound(const md_array *a, const journal_entry *e, const governor_clock *clock, unsigned bound_ms,
+                        uint64_t rate, uint64_t depth, governor_decision *d) {
+        set_rate(a, e, GOVERNOR_STEER, rate, d);
+        if (depth) {
+                d->floor = (md_tval){ .kind = MD_V_LOCAL, .value = held_rate(e) };
+                d->depth = (md_tval){ .kind = MD_V_LOCAL, .value = depth };
+                d->replaced_depth = a->tunables[MD_T_SYNC_IO_DEPTH];
+        }
+        d->latency_us = clock->latency_us;
+        d->bound_ms = bound_ms;
+}
+
 static void lift(const md_array *a, const journal_entry *e, governor_decision *d) {
         d->action = GOVERNOR_LIFT;
         d->next = GOVERNOR_FREE;
@@ -207,11 +305,32 @@ static void lift(const md_array *a, const journal_entry *e, governor_decision *d
 
 /*
  * Whether the array's users are busy: the md device's own counters
- * (sys/block/<md>/stat) moved by USERS_BUSY_KIBS or more between two polls
- * within quiet_ms. md counts the users' requests there, never the
+ * (sys/block/<md>/stat) moved by USERS_BUSY_KIBS or USERS_BUSY_IOPS or more
+ * between two polls within quiet_ms. md counts the users' requests there, never the
  * rebuild's, which reads and writes the members.
  */
 #define USERS_BUSY_KIBS 1024 /* less than this is housekeeping, not users to make room for */
+#define USERS_BUSY_IOPS 8    /* nor fewer requests a second than this: a random reader moves few KiB */
+
+/* Whether the md device's counters moved by a user's share between @clock's last read and @now. */
+static bool counters_busy(const md_array *a, const governor_clock *clock, uint64_t now) {
+        uint64_t dt = now - clock->io_usec;
+
+        if (a->io_sectors.value >= clock->io_sectors &&
+            (a->io_sectors.value - clock->io_sectors) / 2 * 1000000 / dt >= USERS_BUSY_KIBS)
+                return true;
+        return a->io_requests.kind == MD_V_NUMBER && a->io_requests.value >= clock->io_requests &&
+               (a->io_requests.value - clock->io_requests) * 1000000 / dt >= USERS_BUSY_IOPS;
+}
+
+/* Whether the users moved as much as a user does over the span that began at @clock's span start. */
+static bool span_busy(const md_array *a, const governor_clock *clock, uint64_t now) {
+        if (span_kibs(a, clock, now) >= USERS_BUSY_KIBS)
+                return true;
+        return a->io_requests.kind == MD_V_NUMBER && now > clock->span_usec && clock->span_usec &&
+               a->io_requests.value >= clock->span_requests &&
+               (a->io_requests.value - clock->span_requests) * 1000000 / (now - clock->span_usec) >= USERS_BUSY_IOPS;
+}
 
 static bool users_busy(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                        uint64_t now, bool *ret_first) {
@@ -221,10 +340,10 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
         } else {
                 bool first = clock->io_usec == 0;
 
-                if (!first && now > clock->io_usec && a->io_sectors.value >= clock->io_sectors &&
-                    (a->io_sectors.value - clock->io_sectors) / 2 * 1000000 / (now - clock->io_usec) >= USERS_BUSY_KIBS)
+                if (!first && now > clock->io_usec && counters_busy(a, clock, now))
                         clock->users_usec = now;
                 clock->io_sectors = a->io_sectors.value;
+                clock->io_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
                 clock->io_usec = now;
                 if (first) {
                         /* A rate takes two reads. After a restart, a held rebuild counts as busy from now. */
@@ -234,6 +353,73 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
                 }
         }
         return clock->users_usec != 0 && now - clock->users_usec < s->quiet_ms * 1000u;
+}
+
+/*
+ * A latency bound: no baseline to learn. Busy users get the rung the
+ * governor last left (after a restart: the ceiling the boost had and the
+ * depth md has); every step_ms their latency over the step moves it.
+ */
+static void step_bound(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
+                       uint64_t now, bool busy, unsigned bound_ms, uint64_t high, governor_decision *d) {
+        uint64_t dh = depth_high(a, e), rate, depth;
+
+        switch (e->fit) {
+        case GOVERNOR_FREE:
+        case GOVERNOR_LEARNING: /* a share's state before the bound was set: steer from here */
+                if (!busy) {
+                        if (e->fit == GOVERNOR_LEARNING)
+                                lift(a, e, d);
+                        return;
+                }
+                span_start(a, clock, now);
+                /*
+                 * A first rung: with a depth, md's own (the users get what
+                 * md's defaults give them, and the ladder goes down from
+                 * there); without, floor and ceiling at half the floor the
+                 * rebuild had, as for a share of 50 %.
+                 */
+                if (!clock->rate_kibs)
+                        clock->rate_kibs = dh ? high : e->written[MD_T_SYNC_SPEED_MIN].value / 2;
+                if (!clock->depth)
+                        clock->depth = dh;
+                steer_bound(a, e, clock, bound_ms, clamp(clock->rate_kibs, held_rate(e), high), dh ? clock->depth : 0,
+                            d);
+                return;
+        case GOVERNOR_STEERING:
+                if (!busy) {
+                        lift(a, e, d);
+                        return;
+                }
+                if (clock->span_usec == 0) {
+                        /* After a restart: the rung is what the kernel has. */
+                        clock->rate_kibs = md_tval_has_number(&a->tunables[MD_T_SYNC_SPEED_MAX])
+                                                   ? a->tunables[MD_T_SYNC_SPEED_MAX].value
+                                                   : high;
+                        clock->depth = dh && md_tval_has_number(&a->tunables[MD_T_SYNC_IO_DEPTH])
+                                               ? a->tunables[MD_T_SYNC_IO_DEPTH].value
+                                               : dh;
+                        span_start(a, clock, now);
+                        return;
+                }
+                if (now - clock->span_usec < s->step_ms * 1000u)
+                        return;
+                clock->users_kibs = span_kibs(a, clock, now);
+                clock->latency_us = span_latency_us(a, clock);
+                span_start(a, clock, now);
+                if (clock->latency_us == 0)
+                        return; /* too few requests in the step to judge */
+                rate = clamp(clock->rate_kibs ? clock->rate_kibs : high, held_rate(e), high);
+                depth = dh ? (clock->depth ? clock->depth : dh) : 0;
+                if (!governor_next_level(clock->latency_us, bound_ms, held_rate(e), high, dh, &rate, &depth))
+                        return;
+                clock->rate_kibs = rate;
+                clock->depth = depth;
+                steer_bound(a, e, clock, bound_ms, rate, depth, d);
+                return;
+        default:
+                return;
+        }
 }
 
 /*
@@ -247,14 +433,15 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
  */
 static void step_users(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                        uint64_t now, governor_decision *d) {
-        unsigned share = e->users_share ? e->users_share : s->users_share;
+        unsigned share = e->users_share ? e->users_share : s->users_share, bound_ms = governor_bound_ms(s, e);
         uint64_t high, rate, next;
         bool busy, first;
 
         busy = users_busy(s, a, e, clock, now, &first);
         if (first)
                 return;
-        if (!limit_ours(a, e, MD_T_SYNC_SPEED_MIN) || !limit_ours(a, e, MD_T_SYNC_SPEED_MAX)) {
+        if (!limit_ours(a, e, MD_T_SYNC_SPEED_MIN) || !limit_ours(a, e, MD_T_SYNC_SPEED_MAX) ||
+            !limit_ours(a, e, MD_T_SYNC_IO_DEPTH)) {
                 d->action = GOVERNOR_STOP;
                 d->next = GOVERNOR_DONE;
                 return;
@@ -264,6 +451,10 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 /* Nothing between the held rate and the ceiling to steer in. */
                 d->action = GOVERNOR_STOP;
                 d->next = GOVERNOR_DONE;
+                return;
+        }
+        if (bound_ms) {
+                step_bound(s, a, e, clock, now, busy, bound_ms, high, d);
                 return;
         }
         switch (e->fit) {
@@ -290,7 +481,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 if (now - clock->span_usec < s->learn_ms * 1000u)
                         return;
                 clock->baseline_kibs = span_kibs(a, clock, now);
-                if (clock->baseline_kibs < USERS_BUSY_KIBS) {
+                if (!span_busy(a, clock, now) || clock->baseline_kibs == 0) {
                         /* Too little to share: the users stopped. Held until quiet_ms says so. */
                         clock->learnt_usec = 0;
                         span_start(a, clock, now);
@@ -331,6 +522,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 if (now - clock->span_usec < s->step_ms * 1000u)
                         return;
                 clock->users_kibs = span_kibs(a, clock, now);
+                busy = span_busy(a, clock, now);
                 span_start(a, clock, now);
                 /*
                  * Users who moved less than housekeeping in a whole step are not
@@ -339,7 +531,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                  * general; the baseline learnt again every relearn_ms bounds
                  * how long a smaller demand holds the rebuild back.
                  */
-                if (clock->users_kibs < USERS_BUSY_KIBS)
+                if (!busy)
                         return;
                 /* Users who get more than they did held back want more than then: their baseline grows. */
                 if (clock->users_kibs > clock->baseline_kibs)
@@ -377,7 +569,15 @@ void governor_step(const profile_settings *s, const md_array *a, const journal_e
 }
 
 void governor_explain(const profile_settings *s, governor_state st, const governor_clock *clock, unsigned share,
-                      uint64_t rate, char *buf, size_t size) {
+                      unsigned bound_ms, uint64_t rate, uint64_t depth, char *buf, size_t size) {
+        char keep[96], depth_text[96] = "";
+
+        if (bound_ms)
+                snprintf(keep, sizeof(keep), "their requests' 99th percentile stays under %u ms", bound_ms);
+        else
+                snprintf(keep, sizeof(keep), "they keep %u %% of what they get alone", share);
+        if (depth)
+                snprintf(depth_text, sizeof(depth_text), ", with at most %" PRIu64 " of its requests in flight", depth);
         switch (st) {
         case GOVERNOR_FITTING:
                 snprintf(buf, size,
@@ -388,9 +588,8 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                 break;
         case GOVERNOR_FREE:
                 snprintf(buf, size,
-                         "The array's users are quiet: the rebuild may use the whole disks. When they get busy, "
-                         "they keep %u %% of what they get alone.",
-                         share);
+                         "The array's users are quiet: the rebuild may use the whole disks. When they get busy, %s.",
+                         keep);
                 break;
         case GOVERNOR_LEARNING:
                 snprintf(buf, size,
@@ -399,7 +598,18 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                          rate, s->learn_ms / 1000, share);
                 break;
         case GOVERNOR_STEERING:
-                if (clock && clock->learnt_usec)
+                if (bound_ms && clock && clock->latency_us)
+                        snprintf(buf, size,
+                                 "The users' requests take about %" PRIu64 ".%" PRIu64 " ms at the 99th percentile "
+                                 "(twice md's mean); the bound is %u ms. The rebuild runs at up to %" PRIu64
+                                 " KiB/s%s.",
+                                 clock->latency_us / 1000, clock->latency_us % 1000 / 100, bound_ms, rate, depth_text);
+                else if (bound_ms)
+                        snprintf(buf, size,
+                                 "The rebuild runs at up to %" PRIu64 " KiB/s%s; the users' latency is measured "
+                                 "against the bound of %u ms over the next %" PRIu64 " s.",
+                                 rate, depth_text, bound_ms, s->step_ms / 1000);
+                else if (clock && clock->learnt_usec)
                         snprintf(buf, size,
                                  "The users get %" PRIu64 " KiB/s; alone they get %" PRIu64 " KiB/s, and they keep "
                                  "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %" PRIu64 " KiB/s.",

@@ -13,10 +13,13 @@
  * Boost sets the state with governor_on_boost().
  *
  * The admin states what the array's users keep: a share of the throughput
- * they get while the rebuild is held back (users_share, 50 % by default).
- * The governor learns that throughput by holding the rebuild back briefly,
- * then steers the rebuild's rate so that the users keep their share, and
- * gives the rebuild the whole disks while the users are quiet.
+ * they get while the rebuild is held back (users_share, 50 % by default),
+ * or a bound on their requests' latency (users_latency_ms, the 99th
+ * percentile). For a share the governor learns that throughput by holding
+ * the rebuild back briefly, then steers the rebuild's rate so that the users
+ * keep their share; for a bound it steers without learning, from the
+ * latency the md device's counters show. Either way it gives the rebuild
+ * the whole disks while the users are quiet.
  *
  *   OFF       nothing is followed: the floor is not one `fast` chose itself
  *   FITTING   the boost's floor holds; once md's sync_speed has averaged
@@ -35,7 +38,11 @@
  *             every step_ms the users' throughput is compared with their
  *             share of the baseline and the rate moves down or up (STEER);
  *             every relearn_ms the baseline is learnt again (LEARN); users
- *             quiet for quiet_ms: LIFT -> FREE
+ *             quiet for quiet_ms: LIFT -> FREE. With a latency bound the
+ *             users' latency is compared with the bound instead, nothing is
+ *             learnt (FREE steers at once), and where md has sync_io_depth
+ *             (6.16+) the floor stays at the original and the levers are
+ *             sync_io_depth first, then the ceiling
  *   DONE      nothing is followed any more
  *
  * From FREE, LEARNING or STEERING an administrator's change of either limit
@@ -49,6 +56,9 @@
 
 #include "array.h"
 #include "profiles.h"
+
+/* The largest latency bound a boost or the configuration may state, ms. */
+#define GOVERNOR_LATENCY_MAX_MS 60000
 
 struct journal_entry;
 
@@ -83,6 +93,11 @@ typedef struct governor_clock {
         uint64_t baseline_kibs;  /* the users' throughput with the rebuild held back, KiB/s */
         uint64_t users_kibs;     /* the users' throughput over the last span, KiB/s */
         uint64_t rate_kibs;      /* the rate last steered to, KiB/s; 0 before */
+        uint64_t io_requests;    /* the array's io_requests at io_usec */
+        uint64_t span_requests;  /* io_requests when the current step began */
+        uint64_t span_wait_ms;   /* io_wait_ms then */
+        uint64_t latency_us;     /* the users' 99th percentile as estimated over the last step, µs; 0 before */
+        uint64_t depth;          /* the sync_io_depth last steered to; 0 before */
 } governor_clock;
 
 typedef enum governor_action {
@@ -99,7 +114,10 @@ typedef enum governor_action {
 typedef struct governor_decision {
         governor_action action;
         governor_state next;    /* the state once the writes (if any) are made */
-        md_tval value;          /* FIT, LEARN, STEER, LIFT: the value to write */
+        md_tval value;          /* FIT: the floor; LEARN, STEER, LIFT: the ceiling to write */
+        md_tval floor;          /* LEARN, STEER: the floor to write (the ceiling, but for a bound with a depth) */
+        md_tval depth;          /* STEER: the sync_io_depth to write; MD_V_ABSENT: left alone */
+        md_tval replaced_depth; /* STEER: the sync_io_depth it replaces */
         md_tval replaced;       /* FIT: the floor it replaces; else the ceiling (journal "earlier") */
         md_tval replaced_floor; /* LEARN, STEER: the floor it replaces */
         md_tval lift;           /* LEARN, STEER: the ceiling a LIFT puts back, for the journal */
@@ -108,11 +126,44 @@ typedef struct governor_decision {
         uint64_t users_kibs;    /* STEER: the users' throughput over the last step */
         uint64_t baseline_kibs; /* STEER: their throughput with the rebuild held back */
         uint64_t target_kibs;   /* STEER: what they are to keep */
+        uint64_t latency_us;    /* STEER with a bound: the users' estimated 99th percentile, µs; 0: not measured */
+        unsigned bound_ms;      /* STEER with a bound: the bound */
 } governor_decision;
 
-/* Whether @a writes sync_speed_min, sync_speed_max. */
+/* Whether @a writes sync_speed_min, sync_speed_max; whether @d writes sync_io_depth. */
 bool governor_writes_floor(governor_action a);
 bool governor_writes_ceiling(governor_action a);
+bool governor_writes_depth(const governor_decision *d);
+
+/*
+ * The latency bound the boost @e keeps to, ms: its own, else the
+ * configuration's unless the boost stated a share; 0 when the target is a
+ * share.
+ */
+unsigned governor_bound_ms(const profile_settings *s, const struct journal_entry *e);
+
+/*
+ * The users' 99th percentile latency, µs, estimated from the md device's
+ * counters over a step: @requests completed taking @wait_ms in all. md
+ * counts no percentile, only the sum; the estimate is the mean times
+ * GOVERNOR_TAIL_FACTOR. 0 when fewer than GOVERNOR_LATENCY_MIN_REQUESTS
+ * completed: too few to judge.
+ */
+#define GOVERNOR_TAIL_FACTOR 2
+#define GOVERNOR_LATENCY_MIN_REQUESTS 8
+uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms);
+
+/*
+ * One step towards a latency bound: @latency_us estimated against @bound_ms.
+ * Past the bound by more than the band the rebuild gives way: @depth halves
+ * while above 1 (0: the kernel has no sync_io_depth), then @rate comes down
+ * by 30 %; under it by more than the band it takes back in the opposite
+ * order: @rate up by a fifth to @high, then @depth doubles up to
+ * @depth_high. The rate stays within [@low, @high]. True when anything
+ * moved.
+ */
+bool governor_next_level(uint64_t latency_us, unsigned bound_ms, uint64_t low, uint64_t high, uint64_t depth_high,
+                         uint64_t *rate, uint64_t *depth);
 
 /*
  * The state a Boost leaves: FITTING when it writes a `fast` floor of its own
@@ -155,8 +206,9 @@ uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint
 /*
  * One sentence in @buf that says what the governor of a boost in state @st
  * does now and why, from what it measured (@clock, NULL after a restart),
- * the users' @share and the rebuild's @rate (the floor the boost has,
- * KiB/s). "" for OFF.
+ * the users' @share or latency @bound_ms (0: a share), the rebuild's @rate
+ * (the floor the boost has, or the ceiling while steering, KiB/s) and the
+ * sync_io_depth it set (@depth, 0: none). "" for OFF.
  */
 void governor_explain(const profile_settings *s, governor_state st, const governor_clock *clock, unsigned share,
-                      uint64_t rate, char *buf, size_t size);
+                      unsigned bound_ms, uint64_t rate, uint64_t depth, char *buf, size_t size);

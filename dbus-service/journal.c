@@ -108,18 +108,18 @@ static int parse_tvals(json_object *o, const char *key, md_tval out[_MD_T_ARRAY_
         return 0;
 }
 
-/* "users_share": a whole percent 1..100, absent: 0 (the configuration's). */
-static int parse_share(json_object *o, unsigned *ret, char *why) {
+/* @key: a whole number @min..@max, absent: 0 (the configuration's). */
+static int parse_target(json_object *o, const char *key, int64_t min, int64_t max, unsigned *ret, char *why) {
         json_object *v;
         int64_t n;
 
-        if (!json_object_object_get_ex(o, "users_share", &v))
+        if (!json_object_object_get_ex(o, key, &v))
                 return 0;
         if (!json_object_is_type(v, json_type_int))
-                return REJECT(why, "\"users_share\" is not a whole number");
+                return REJECT(why, "\"%s\" is not a whole number", key);
         n = json_object_get_int64(v);
-        if (n < 1 || n > 100)
-                return REJECT(why, "\"users_share\" is not a percent from 1 to 100");
+        if (n < min || n > max)
+                return REJECT(why, "\"%s\" is not from %" PRId64 " to %" PRId64, key, min, max);
         *ret = (unsigned)n;
         return 0;
 }
@@ -182,7 +182,11 @@ static int parse_entry(const char *uuid, json_object *o, journal_entry *ret, cha
         if (r == 0 && e.policy[0] && policy_class_from_string(e.policy) < 0)
                 return REJECT(why, "\"policy\" is an unknown rule \"%s\"", e.policy);
         if (r == 0)
-                r = parse_share(o, &e.users_share, why);
+                r = parse_target(o, "users_share", 1, 100, &e.users_share, why);
+        if (r == 0)
+                r = parse_target(o, "users_latency_ms", 1, GOVERNOR_LATENCY_MAX_MS, &e.users_latency_ms, why);
+        if (r == 0 && e.users_share && e.users_latency_ms)
+                return REJECT(why, "\"users_share\" and \"users_latency_ms\" exclude each other");
         if (r == 0)
                 r = parse_ceiling(o, &e.lift_ceiling, why);
         if (r < 0)
@@ -303,6 +307,8 @@ static json_object *format_entry(const journal_entry *e) {
                 json_object_object_add(o, "policy", json_object_new_string(e->policy));
         if (e->users_share)
                 json_object_object_add(o, "users_share", json_object_new_int((int)e->users_share));
+        if (e->users_latency_ms)
+                json_object_object_add(o, "users_latency_ms", json_object_new_int((int)e->users_latency_ms));
         if (e->lift_ceiling.kind != MD_V_ABSENT) {
                 char text[64];
 

@@ -15,7 +15,8 @@
  *
  * "fit" is the state of a `fast` boost's governor (governor.h): "pending",
  * "free", "learning", "steering", "done", absent when nothing is followed;
- * "users_share" the share the users keep when the Boost said one, and
+ * "users_share" the share the users keep when the Boost said one, or
+ * "users_latency_ms" the latency bound it said instead, and
  * "ceiling" the boost's own ceiling once the governor first held the rebuild
  * back; "policy" the policy's rule that made the boost (policy.h's class
  * words), absent for an administrator's. A value a later
@@ -55,7 +56,8 @@ typedef struct journal_entry {
         md_tval earlier[_MD_T_ARRAY_MAX];   /* replaced by a later write of the same boost */
         governor_state fit;
         unsigned users_share; /* the share of their throughput the users keep while steering; 0: the configuration's */
-        md_tval lift_ceiling; /* the ceiling the rebuild gets while the users are quiet, once steering held it */
+        unsigned users_latency_ms; /* the users' 99th percentile latency bound instead, ms; 0: not given */
+        md_tval lift_ceiling;      /* the ceiling the rebuild gets while the users are quiet, once steering held it */
         char policy[JOURNAL_WORD_MAX]; /* the policy's class that boosted it ("rebuild", "check", "escalate"), "" */
 } journal_entry;
 

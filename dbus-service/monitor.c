@@ -566,6 +566,7 @@ static int policy_boost(context *c, const char *uuid, const md_array *a, policy_
                  own ? a->uuid : "", words);
         snprintf(who.policy_word, sizeof(who.policy_word), "%s", policy_class_to_string(k));
         opt.users_share = rule->users_share;
+        opt.users_latency_ms = rule->users_latency_ms;
         opt.while_running = true;
         log_info("%s: %s; boosting it with %s (%s)", a->name, why, words, who.policy);
         return service_boost(c, uuid, rule->kind == POLICY_MAX ? "max" : "fast", &opt, &who, res);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "governor.h"
 #include "options.h"
 
 bool options_tunable_settable(md_tunable t) {
@@ -75,11 +76,30 @@ static int option_one(DBusMessageIter *entry, boost_options *o, bool seen[], cha
                 return 0;
         }
 
+        if (strcmp(key, "users_latency_ms") == 0) {
+                if (o->users_latency_ms) {
+                        snprintf(errbuf, errlen, "Option 'users_latency_ms' is given twice.");
+                        return -EINVAL;
+                }
+                r = option_number(&variant, key, &v, errbuf, errlen);
+                if (r < 0)
+                        return r;
+                if (v < 1 || v > GOVERNOR_LATENCY_MAX_MS) {
+                        snprintf(errbuf, errlen,
+                                 "Option 'users_latency_ms' = %" PRIu64
+                                 " is no latency bound: milliseconds from 1 to %u.",
+                                 v, GOVERNOR_LATENCY_MAX_MS);
+                        return -ERANGE;
+                }
+                o->users_latency_ms = (unsigned)v;
+                return 0;
+        }
+
         t = md_tunable_from_name(key);
         if (t < 0 || !options_tunable_settable(t)) {
                 snprintf(errbuf, errlen,
-                         "Unknown option '%.64s'; known options are dry_run, users_share, sync_speed_min, "
-                         "sync_speed_max, stripe_cache_size, read_ahead_kb and sync_io_depth.",
+                         "Unknown option '%.64s'; known options are dry_run, users_share, users_latency_ms, "
+                         "sync_speed_min, sync_speed_max, stripe_cache_size, read_ahead_kb and sync_io_depth.",
                          key);
                 return -EINVAL;
         }
@@ -132,10 +152,24 @@ int options_parse_boost(DBusMessageIter *iter, boost_options *ret, char *errbuf,
                          o.value[MD_T_SYNC_SPEED_MIN], o.value[MD_T_SYNC_SPEED_MAX]);
                 return -EINVAL;
         }
-        if (o.users_share && o.set[MD_T_SYNC_SPEED_MIN]) {
+        if (o.users_share && o.users_latency_ms) {
                 snprintf(errbuf, errlen,
-                         "Options users_share and sync_speed_min exclude each other: with users_share the "
-                         "governor sets the floor itself.");
+                         "Options users_share and users_latency_ms exclude each other: the governor keeps the "
+                         "users either a share of their throughput or a latency bound.");
+                return -EINVAL;
+        }
+        if ((o.users_share || o.users_latency_ms) && o.set[MD_T_SYNC_SPEED_MIN]) {
+                snprintf(errbuf, errlen,
+                         "Options %s and sync_speed_min exclude each other: with %s the governor sets the floor "
+                         "itself.",
+                         o.users_share ? "users_share" : "users_latency_ms",
+                         o.users_share ? "users_share" : "users_latency_ms");
+                return -EINVAL;
+        }
+        if (o.users_latency_ms && o.set[MD_T_SYNC_IO_DEPTH]) {
+                snprintf(errbuf, errlen,
+                         "Options users_latency_ms and sync_io_depth exclude each other: with users_latency_ms the "
+                         "governor sets sync_io_depth itself (Linux 6.16 and later).");
                 return -EINVAL;
         }
         *ret = o;

@@ -17,8 +17,9 @@ typedef struct boost_options {
         bool dry_run;
         bool set[_MD_T_ARRAY_MAX]; /* the caller asked for this exact value */
         uint64_t value[_MD_T_ARRAY_MAX];
-        unsigned users_share; /* percent the users keep while the governor steers; 0: not given */
-        bool while_running;   /* only an operation that still runs (a policy's boost): never one for the next */
+        unsigned users_share;      /* percent the users keep while the governor steers; 0: not given */
+        unsigned users_latency_ms; /* instead: the bound on their 99th percentile latency, ms; 0: not given */
+        bool while_running;        /* only an operation that still runs (a policy's boost): never one for the next */
 } boost_options;
 
 /* True for the tunables an option may set: sync_speed_min/max, stripe_cache_size, read_ahead_kb, sync_io_depth. */

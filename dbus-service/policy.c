@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "governor.h"
 #include "policy.h"
 
 static const char *const class_words[_POLICY_CLASS_MAX] = {
@@ -61,15 +62,21 @@ int policy_rule_parse(const char *text, policy_rule *ret) {
                         return -EINVAL;
                 for (; *p >= '0' && *p <= '9'; p++) {
                         v = v * 10 + (unsigned)(*p - '0');
-                        if (v > 1000)
+                        if (v > GOVERNOR_LATENCY_MAX_MS * 10u)
                                 return -ERANGE;
                 }
-                if (*p)
-                        return -EINVAL;
-                if (v < 1 || v > 100)
-                        return -ERANGE;
                 r.kind = POLICY_FAST;
-                r.users_share = v;
+                if (strcmp(p, "ms") == 0) {
+                        /* "fast:20ms": the users' latency bound */
+                        if (v < 1 || v > GOVERNOR_LATENCY_MAX_MS)
+                                return -ERANGE;
+                        r.users_latency_ms = v;
+                } else if (*p)
+                        return -EINVAL;
+                else if (v < 1 || v > 100)
+                        return -ERANGE;
+                else
+                        r.users_share = v;
         } else
                 return -EINVAL;
         *ret = r;
@@ -79,6 +86,8 @@ int policy_rule_parse(const char *text, policy_rule *ret) {
 void policy_rule_format(const policy_rule *r, char *buf, size_t size) {
         if (r->kind == POLICY_FAST && r->users_share)
                 snprintf(buf, size, "fast:%u", r->users_share);
+        else if (r->kind == POLICY_FAST && r->users_latency_ms)
+                snprintf(buf, size, "fast:%ums", r->users_latency_ms);
         else
                 snprintf(buf, size, "%s", r->kind == POLICY_FAST ? "fast" : r->kind == POLICY_MAX ? "max" : "none");
 }

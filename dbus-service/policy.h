@@ -10,7 +10,8 @@
  * no I/O.
  *
  * A rule's words: "none", "fast", "fast:N" (fast, its governor keeping the
- * array's users N % of what they get alone), "max".
+ * array's users N % of what they get alone), "fast:Nms" (fast, its governor
+ * keeping their requests' 99th percentile under N ms), "max".
  */
 
 #include <errno.h>
@@ -28,7 +29,8 @@ typedef enum policy_kind {
 
 typedef struct policy_rule {
         policy_kind kind;
-        unsigned users_share; /* FAST: 1..100, 0 for the configuration's */
+        unsigned users_share;      /* FAST: 1..100, 0 for the configuration's */
+        unsigned users_latency_ms; /* FAST: the latency bound ("fast:Nms"), 0 for none */
 } policy_rule;
 
 typedef enum policy_class {
@@ -64,7 +66,7 @@ policy_class policy_class_of(md_sync_action a);
 /* Parses a rule's words into @ret; -EINVAL (anything else) or -ERANGE (a share outside 1..100). */
 int policy_rule_parse(const char *text, policy_rule *ret);
 
-/* The rule's words in @buf: "none", "fast", "fast:80", "max". */
+/* The rule's words in @buf: "none", "fast", "fast:80", "fast:20ms", "max". */
 void policy_rule_format(const policy_rule *r, char *buf, size_t size);
 
 /*

@@ -31,6 +31,7 @@ typedef struct profile_settings {
         unsigned hold_ceiling;      /* 1: after the fit, fast steers the rebuild while the array has users */
         uint64_t quiet_ms;          /* how long the users must be quiet before that ceiling lifts */
         unsigned users_share;       /* percent of their held-back throughput the users keep while steering */
+        unsigned users_latency_ms;  /* instead: the bound on their 99th percentile latency, ms; 0: a share */
         uint64_t learn_ms;          /* how long the rebuild is held back to learn that throughput */
         uint64_t relearn_ms;        /* how often it is learnt again while steering */
         uint64_t step_ms;           /* how often the rate is steered */

@@ -316,9 +316,12 @@ static bool get_last_operation(const context *c, const md_array *a, DBusMessageI
 /*
  * What the governor of the array's boost does and why, as a{sv}: state
  * ("pending", "free", "learning", "steering", "done"), users_share (u, %),
- * rate (t, KiB/s: the floor the boost has), baseline, users, target (t,
- * KiB/s: what the users get alone, get now, are to keep; 0 until
- * measured), why (s). Empty when no governor follows a boost.
+ * users_latency_ms (u: the bound, 0 when the target is the share), rate (t,
+ * KiB/s: the floor the boost has, or the ceiling while steering), depth (t:
+ * the sync_io_depth it set, 0 for none), baseline, users, target (t, KiB/s:
+ * what the users get alone, get now, are to keep; 0 until measured),
+ * latency_us (t: their estimated 99th percentile over the last step, 0
+ * until measured), why (s). Empty when no governor follows a boost.
  */
 static bool get_governor(const context *c, const md_array *a, DBusMessageIter *it) {
         const journal_entry *e = props_entry_of(c, a);
@@ -332,19 +335,26 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
         if (e && e->fit != GOVERNOR_OFF) {
                 const char *state = governor_state_to_string(e->fit), *why = NULL;
                 dbus_uint32_t share = e->users_share ? e->users_share : c->cfg.profiles.users_share;
-                dbus_uint64_t rate = tval_number(&e->written[MD_T_SYNC_SPEED_MIN]);
+                dbus_uint32_t bound = governor_bound_ms(&c->cfg.profiles, e);
+                bool steering = e->fit == GOVERNOR_LEARNING || e->fit == GOVERNOR_STEERING;
+                dbus_uint64_t rate = tval_number(&e->written[steering ? MD_T_SYNC_SPEED_MAX : MD_T_SYNC_SPEED_MIN]);
+                dbus_uint64_t depth = tval_number(&e->written[MD_T_SYNC_IO_DEPTH]);
                 dbus_uint64_t baseline = clk ? clk->baseline_kibs : 0, users = clk ? clk->users_kibs : 0;
-                dbus_uint64_t target = governor_target(baseline, share);
+                dbus_uint64_t target = bound ? 0 : governor_target(baseline, share);
+                dbus_uint64_t latency = clk ? clk->latency_us : 0;
                 char text[512];
 
-                governor_explain(&c->cfg.profiles, e->fit, clk, share, rate, text, sizeof(text));
+                governor_explain(&c->cfg.profiles, e->fit, clk, share, bound, rate, depth, text, sizeof(text));
                 why = text;
                 ok = props_dict_add(&dict, "state", DBUS_TYPE_STRING, "s", &state) &&
                      props_dict_add(&dict, "users_share", DBUS_TYPE_UINT32, "u", &share) &&
+                     props_dict_add(&dict, "users_latency_ms", DBUS_TYPE_UINT32, "u", &bound) &&
                      props_dict_add(&dict, "rate", DBUS_TYPE_UINT64, "t", &rate) &&
+                     props_dict_add(&dict, "depth", DBUS_TYPE_UINT64, "t", &depth) &&
                      props_dict_add(&dict, "baseline", DBUS_TYPE_UINT64, "t", &baseline) &&
                      props_dict_add(&dict, "users", DBUS_TYPE_UINT64, "t", &users) &&
                      props_dict_add(&dict, "target", DBUS_TYPE_UINT64, "t", &target) &&
+                     props_dict_add(&dict, "latency_us", DBUS_TYPE_UINT64, "t", &latency) &&
                      props_dict_add(&dict, "why", DBUS_TYPE_STRING, "s", &why);
         }
         return dbus_message_iter_close_container(it, &dict) && ok;
@@ -352,7 +362,7 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
 
 /*
  * The rules a policy gives @uuid (NULL: the defaults), as a{ss}: "rebuild"
- * and "check" -> "none", "fast", "fast:N", "max"; for an array also
+ * and "check" -> "none", "fast", "fast:N", "fast:Nms", "max"; for an array also
  * "rebuild_from" and "check_from" -> "array" (its own rule) or "default".
  */
 static bool add_policy(const context *c, const char *uuid, DBusMessageIter *it) {

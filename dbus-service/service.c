@@ -288,16 +288,18 @@ static int boost_plan(context *c, const char *spec, const char *profile_name, co
                          "Unknown profile '%.32s'; the profiles are 'fast' and 'max'.", profile_name);
                 return -EINVAL;
         }
-        if (o->users_share && pr != PROFILE_FAST) {
+        if ((o->users_share || o->users_latency_ms) && pr != PROFILE_FAST) {
                 snprintf(res->message, sizeof(res->message),
-                         "Option users_share is a target of the fast profile's governor; max never yields to the "
-                         "users.");
+                         "Option %s is a target of the fast profile's governor; max never yields to the users.",
+                         o->users_share ? "users_share" : "users_latency_ms");
                 return -EINVAL;
         }
-        if (o->users_share && (c->cfg.profiles.fit_percent == 0 || !c->cfg.profiles.hold_ceiling)) {
+        if ((o->users_share || o->users_latency_ms) &&
+            (c->cfg.profiles.fit_percent == 0 || !c->cfg.profiles.hold_ceiling)) {
                 snprintf(res->message, sizeof(res->message),
-                         "Option users_share needs the governor, which the configuration turns off "
-                         "(fast_floor_fit_percent = 0 or fast_ceiling_hold = 0).");
+                         "Option %s needs the governor, which the configuration turns off "
+                         "(fast_floor_fit_percent = 0 or fast_ceiling_hold = 0).",
+                         o->users_share ? "users_share" : "users_latency_ms");
                 return -EINVAL;
         }
         a = find_array(c, spec, res);
@@ -382,8 +384,10 @@ static void boost_set_fit(context *c, profile pr, const boost_options *o, const 
                 writes_floor = writes_floor || p->items[i].tunable == MD_T_SYNC_SPEED_MIN;
         e->fit = governor_on_boost(&c->cfg.profiles, e->fit, pr == PROFILE_FAST, writes_floor,
                                    o->set[MD_T_SYNC_SPEED_MIN], &restart);
-        if (o->users_share || writes_floor)
+        if (o->users_share || o->users_latency_ms || writes_floor) {
                 e->users_share = o->users_share;
+                e->users_latency_ms = o->users_latency_ms;
+        }
         if (restart) {
                 boost_watch *w = service_find_watch(c, e->uuid);
 
@@ -436,7 +440,7 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
  */
 static int write_ahead(context *c, const md_array *a, journal_entry *e, const journal_entry *saved,
                        const md_tunable *ts, char (*texts)[64], unsigned n) {
-        md_tval back[2];
+        md_tval back[3];
         unsigned done = 0;
         int r;
 
@@ -476,7 +480,9 @@ static void log_kept_floor(const md_array *a, const journal_entry *e, const gove
 }
 
 static void log_governed(const context *c, const md_array *a, const journal_entry *e, const governor_decision *d,
-                         const change *ch) {
+                         const change *chs, unsigned n) {
+        const change *ch = &chs[governor_writes_ceiling(d->action) && governor_writes_floor(d->action) ? 1 : 0];
+
         switch (d->action) {
         case GOVERNOR_FIT:
                 log_info("%s: the rebuild ran at %" PRIu64 " KiB/s under the floor; lowering it from %s to %s KiB/s "
@@ -489,11 +495,23 @@ static void log_governed(const context *c, const md_array *a, const journal_entr
                          a->name, ch->new_text, c->cfg.profiles.learn_ms / 1000, ch->new_text);
                 break;
         case GOVERNOR_STEER:
-                log_info("%s: the users get %" PRIu64 " KiB/s of the %" PRIu64 " KiB/s they get alone, their share "
-                         "is %u %% (%" PRIu64 " KiB/s); the rebuild's rate goes from %" PRIu64 " to %s KiB/s",
-                         a->name, d->users_kibs, d->baseline_kibs,
-                         e->users_share ? e->users_share : c->cfg.profiles.users_share, d->target_kibs,
-                         d->replaced_floor.value, ch->new_text);
+                if (d->bound_ms && d->latency_us)
+                        log_info("%s: the users' requests take about %" PRIu64 " ms at the 99th percentile (twice "
+                                 "md's mean), the bound is %u ms; the rebuild's ceiling goes from %s to %s KiB/s%s%s",
+                                 a->name, d->latency_us / 1000, d->bound_ms, ch->old, ch->new_text,
+                                 n == 3 ? ", sync_io_depth " : "", n == 3 ? chs[2].new_text : "");
+                else if (d->bound_ms)
+                        log_info("%s: the array's users are busy; the rebuild runs at up to %s KiB/s%s%s while their "
+                                 "latency is measured against the bound of %u ms",
+                                 a->name, ch->new_text, n == 3 ? ", sync_io_depth " : "", n == 3 ? chs[2].new_text : "",
+                                 d->bound_ms);
+                else
+                        log_info("%s: the users get %" PRIu64 " KiB/s of the %" PRIu64 " KiB/s they get alone, their "
+                                 "share is %u %% (%" PRIu64 " KiB/s); the rebuild's rate goes from %" PRIu64
+                                 " to %s KiB/s",
+                                 a->name, d->users_kibs, d->baseline_kibs,
+                                 e->users_share ? e->users_share : c->cfg.profiles.users_share, d->target_kibs,
+                                 d->replaced_floor.value, ch->new_text);
                 break;
         default:
                 log_info("%s: the array's users have been quiet for %" PRIu64 " s; the rebuild may run faster "
@@ -512,9 +530,9 @@ static const char *const governed_audit[_GOVERNOR_ACTION_MAX] = {
 
 bool service_govern(context *c, const md_array *a, journal_entry *e, const governor_decision *d) {
         const journal_entry saved = *e;
-        md_tunable ts[2];
-        char texts[2][64];
-        change chs[2];
+        md_tunable ts[3];
+        char texts[3][64];
+        change chs[3];
         unsigned n = 0;
         int r;
 
@@ -526,8 +544,8 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
                 e->fit = d->next;
                 return true;
         case GOVERNOR_STOP:
-                log_info("%s: sync_speed_min or sync_speed_max changed since the boost; the governor leaves them "
-                         "as they are",
+                log_info("%s: sync_speed_min, sync_speed_max or sync_io_depth changed since the boost; the governor "
+                         "leaves them as they are",
                          a->name);
                 e->fit = d->next;
                 return true;
@@ -538,29 +556,37 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
                 ts[n++] = MD_T_SYNC_SPEED_MIN;
         if (governor_writes_ceiling(d->action))
                 ts[n++] = MD_T_SYNC_SPEED_MAX;
+        if (governor_writes_depth(d))
+                ts[n++] = MD_T_SYNC_IO_DEPTH;
         for (unsigned i = 0; i < n; i++) {
                 const md_tunable t = ts[i];
+                const md_tval *value = t == MD_T_SYNC_IO_DEPTH                                 ? &d->depth
+                                       : t == MD_T_SYNC_SPEED_MIN && d->action != GOVERNOR_FIT ? &d->floor
+                                                                                               : &d->value;
 
                 chs[i] = (change){ .name = md_tunable_get(t)->name };
                 /* The value the kernel has now: the boost's own, as the governor checked. */
                 tval_text(d->action == GOVERNOR_FIT ? &e->written[t] : &a->tunables[t], chs[i].old, sizeof(chs[i].old));
-                (void)md_tunable_restore_text(t, &d->value, texts[i], sizeof(texts[i])); /* a number or "system" */
+                (void)md_tunable_restore_text(t, value, texts[i], sizeof(texts[i])); /* a number or "system" */
                 snprintf(chs[i].new_text, sizeof(chs[i].new_text), "%s", texts[i]);
                 if (e->originals[t].kind == MD_V_ABSENT)
                         e->originals[t] = a->tunables[t];
-                e->earlier[t] = t == MD_T_SYNC_SPEED_MIN && d->action != GOVERNOR_FIT ? d->replaced_floor : d->replaced;
-                e->written[t] = d->value;
+                e->earlier[t] = t == MD_T_SYNC_IO_DEPTH                                 ? d->replaced_depth
+                                : t == MD_T_SYNC_SPEED_MIN && d->action != GOVERNOR_FIT ? d->replaced_floor
+                                                                                        : d->replaced;
+                e->written[t] = *value;
         }
         if (e->lift_ceiling.kind == MD_V_ABSENT && d->lift.kind != MD_V_ABSENT)
                 e->lift_ceiling = d->lift;
         e->fit = d->next;
         r = write_ahead(c, a, e, &saved, ts, texts, n);
         if (r < 0) {
-                log_warning("%s: could not write %s: %s; the governor stops and the limits stay as they were", a->name,
-                            n == 2 ? "sync_speed_min and sync_speed_max" : chs[0].name, strerror(-r));
+                log_warning("%s: could not write the governor's %s: %s; the governor stops and the limits stay as "
+                            "they were",
+                            a->name, n == 1 ? chs[0].name : "limits", strerror(-r));
                 return true;
         }
-        log_governed(c, a, e, d, &chs[n - 1]);
+        log_governed(c, a, e, d, chs, n);
         audit_log(NULL, governed_audit[d->action], a->name, a->uuid, e->profile, chs, n);
         return true;
 }
@@ -771,7 +797,8 @@ int service_set_policy(context *c, const char *spec, const char *class_word, con
         }
         if (!drop && policy_rule_parse(rule_word, &rule) < 0) {
                 snprintf(res->message, sizeof(res->message),
-                         "'%.32s' is no policy: give none, fast, fast:N (N from 1 to 100), max, or default (an "
+                         "'%.32s' is no policy: give none, fast, fast:N (N from 1 to 100), fast:Nms (N from 1 to "
+                         "60000), max, or default (an "
                          "array's own rule only).",
                          rule_word);
                 return -EINVAL;

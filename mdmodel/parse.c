@@ -461,19 +461,22 @@ int md_parse_uuid(const char *buf, size_t len, char ret[37]) {
  * device appeared; for an md device they count its users' requests only, as
  * a rebuild reads and writes the members directly.
  */
-int md_parse_block_stat(const char *buf, size_t len, uint64_t *ret_sectors) {
-        uint64_t field[7], sum;
+int md_parse_block_stat(const char *buf, size_t len, md_block_stat *ret) {
+        uint64_t field[8];
+        md_block_stat st = { 0 };
         size_t i = 0;
         unsigned n = 0;
 
-        if (!buf || !ret_sectors)
+        if (!buf || !ret)
                 return -EINVAL;
         len = strip_newline(buf, len);
-        while (n < 7) {
+        while (n < 8) {
                 size_t start;
 
                 while (i < len && buf[i] == ' ')
                         i++;
+                if (i == len && n == 7)
+                        break; /* seven counters: no write ticks */
                 start = i;
                 while (i < len && buf[i] != ' ')
                         i++;
@@ -484,10 +487,18 @@ int md_parse_block_stat(const char *buf, size_t len, uint64_t *ret_sectors) {
         for (; i < len; i++)
                 if (buf[i] != ' ' && (buf[i] < '0' || buf[i] > '9'))
                         return -EINVAL;
-        sum = field[2] + field[6];
-        if (sum < field[2])
+        /* Counters 0..3 are reads (requests, merges, sectors, ms), 4..7 the same for writes. */
+        st.sectors = field[2] + field[6];
+        st.requests = field[0] + field[4];
+        if (st.sectors < field[2] || st.requests < field[0])
                 return -ERANGE;
-        *ret_sectors = sum;
+        if (n == 8) {
+                st.wait_ms = field[3] + field[7];
+                if (st.wait_ms < field[3])
+                        return -ERANGE;
+                st.has_wait = true;
+        }
+        *ret = st;
         return 0;
 }
 

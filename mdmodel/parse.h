@@ -183,11 +183,19 @@ int md_parse_progress(const char *buf, size_t len, md_progress *ret);
 /* 36-char uuid "7ac7b4d7-c925-6f89-525e-4caecab28aec"; copies it into ret (>= 37 bytes). */
 int md_parse_uuid(const char *buf, size_t len, char ret[37]);
 
+/* What sys/block/<dev>/stat says of the requests read and written (not discards or flushes). */
+typedef struct md_block_stat {
+        uint64_t sectors;  /* sectors read plus written */
+        uint64_t requests; /* requests completed, reads plus writes */
+        uint64_t wait_ms;  /* the milliseconds those requests took, summed over them */
+        bool has_wait;     /* false when the file ends before the write ticks (8th counter) */
+} md_block_stat;
+
 /*
- * sys/block/<dev>/stat: the sectors read plus written. At least 7 counters;
- * -EINVAL otherwise, -ERANGE when the sum overflows.
+ * sys/block/<dev>/stat. At least 7 counters; -EINVAL otherwise, -ERANGE
+ * when a sum overflows.
  */
-int md_parse_block_stat(const char *buf, size_t len, uint64_t *ret_sectors);
+int md_parse_block_stat(const char *buf, size_t len, md_block_stat *ret);
 
 /* Names for enums, stable: they are the kernel's own words. NULL for out-of-range. */
 const char *md_level_to_string(md_level l);

@@ -180,12 +180,14 @@ export function policyText(policy) {
     return text + " · " + cockpit.format(_("No redundancy left: $0 ($1)"), rule(policy.escalate), from(policy.escalate_from));
 }
 
-// One policy rule's words ("none", "fast", "fast:80", "max") for people.
+// One policy rule's words ("none", "fast", "fast:80", "fast:20ms", "max") for people.
 export function policyRuleText(words) {
     if (words === "fast")
         return _("fast (the users keep their share)");
     if (words === "max")
         return _("max (the rebuild first)");
+    if (words && words.startsWith("fast:") && words.endsWith("ms"))
+        return cockpit.format(_("fast, the users' requests under $0 ms"), words.slice(5, -2));
     if (words && words.startsWith("fast:"))
         return cockpit.format(_("fast, the users keep $0 %"), words.slice(5));
     return _("none (leave it to the kernel)");

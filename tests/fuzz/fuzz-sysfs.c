@@ -17,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         md_metadata metadata;
         md_progress progress;
         md_newold newold;
+        md_block_stat st;
         md_level level;
         md_tval v, back;
         uint64_t u;
@@ -30,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         (void)md_parse_member_state(buf, size, &flags);
         (void)md_parse_newold(buf, size, &newold);
         (void)md_parse_progress(buf, size, &progress);
-        (void)md_parse_block_stat(buf, size, &u);
+        (void)md_parse_block_stat(buf, size, &st);
         if (md_parse_uuid(buf, size, uuid) == 0 && strlen(uuid) != 36)
                 abort();
         /* A choice is one bracketed word: no space, no bracket. */

@@ -816,11 +816,15 @@ static void test_users_io(void **state) {
         a = read_one(c, "md0");
         assert_int_equal(a->io_sectors.kind, MD_V_NUMBER);
         assert_int_equal(a->io_sectors.value, 2048 + 24);
+        assert_int_equal(a->io_requests.value, 43);
+        assert_int_equal(a->io_wait_ms.kind, MD_V_NUMBER);
+        assert_int_equal(a->io_wait_ms.value, 9);
         assert_int_equal(a->bad, 0);
 
         put(c, "md0", "stat", "40 0 2048\n");
         a = read_one(c, "md0");
         assert_int_equal(a->io_sectors.kind, MD_V_UNKNOWN);
+        assert_int_equal(a->io_wait_ms.kind, MD_V_UNKNOWN);
         assert_int_equal(a->bad, MD_ATTR_BIT(MD_ATTR_IO));
 
         /* Left out when not asked for. */

@@ -419,29 +419,40 @@ static void test_uuid(void **state) {
 }
 
 static void test_block_stat(void **state) {
-        uint64_t v = 7;
+        md_block_stat st = { .sectors = 7 };
 
         (void)state;
         /* 6.1's 17 counters, as an md device prints them: reads, then writes, ... */
         assert_int_equal(md_parse_block_stat(S("    1402        0   358912     1880       12        0       96"
                                                "       40        0     1788     1920        0        0        0"
                                                "        0        0        0\n"),
-                                             &v),
+                                             &st),
                          0);
-        assert_int_equal(v, 358912 + 96);
+        assert_int_equal(st.sectors, 358912 + 96);
+        assert_int_equal(st.requests, 1402 + 12);
+        assert_int_equal(st.wait_ms, 1880 + 40);
+        assert_true(st.has_wait);
         /* 4.x's 11 counters. */
-        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 16 0 0 0 0"), &v), 0);
-        assert_int_equal(v, 24);
-        assert_int_equal(md_parse_block_stat(S("0 0 0 0 0 0 0"), &v), 0);
-        assert_int_equal(v, 0);
+        assert_int_equal(md_parse_block_stat(S("1 0 8 3 2 0 16 5 0 0 0"), &st), 0);
+        assert_int_equal(st.sectors, 24);
+        assert_int_equal(st.requests, 3);
+        assert_int_equal(st.wait_ms, 8);
+        /* Seven counters: no write ticks, so no wait. */
+        assert_int_equal(md_parse_block_stat(S("0 0 0 0 0 0 0"), &st), 0);
+        assert_int_equal(st.sectors, 0);
+        assert_false(st.has_wait);
+        assert_int_equal(md_parse_block_stat(S("0 0 0 0 0 0 0 \n"), &st), 0);
+        assert_false(st.has_wait);
 
-        v = 7;
-        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0\n"), &v), -EINVAL);
-        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 x"), &v), -EINVAL);
-        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 16 -1"), &v), -EINVAL);
-        assert_int_equal(md_parse_block_stat(S(""), &v), -EINVAL);
-        assert_int_equal(md_parse_block_stat(S("0 0 18446744073709551615 0 0 0 1"), &v), -ERANGE);
-        assert_int_equal(v, 7);
+        st = (md_block_stat){ .sectors = 7 };
+        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0\n"), &st), -EINVAL);
+        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 x"), &st), -EINVAL);
+        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 16 -1"), &st), -EINVAL);
+        assert_int_equal(md_parse_block_stat(S(""), &st), -EINVAL);
+        assert_int_equal(md_parse_block_stat(S("0 0 18446744073709551615 0 0 0 1"), &st), -ERANGE);
+        assert_int_equal(md_parse_block_stat(S("18446744073709551615 0 0 0 1 0 0"), &st), -ERANGE);
+        assert_int_equal(md_parse_block_stat(S("0 0 0 18446744073709551615 0 0 0 1"), &st), -ERANGE);
+        assert_int_equal(st.sectors, 7);
 }
 
 static void test_tval_format(void **state) {

@@ -26,6 +26,7 @@ static void test_defaults_and_keys(void **state) {
         assert_int_equal(c.profiles.hold_ceiling, 1);
         assert_int_equal(c.profiles.quiet_ms, 10000);
         assert_int_equal(c.profiles.users_share, 50);
+        assert_int_equal(c.profiles.users_latency_ms, 0);
         assert_int_equal(c.profiles.learn_ms, 10000);
         assert_int_equal(c.profiles.relearn_ms, 300000);
         assert_int_equal(c.profiles.step_ms, 5000);
@@ -33,6 +34,7 @@ static void test_defaults_and_keys(void **state) {
                                       "fast_sync_speed_min=80000\npoll_idle_ms = 10000\n"
                                       "fast_floor_fit_percent = 0\nfast_floor_fit_after_ms = 2000\n"
                                       "fast_ceiling_hold = 0\nfast_ceiling_quiet_ms = 5000\nfast_users_share = 70\n"
+                                      "fast_users_latency_ms = 40\n"
                                       "fast_governor_learn_ms = 2000\nfast_governor_relearn_ms = 60000\n"
                                       "fast_governor_step_ms = 1000\n",
                                       &c, err, sizeof(err)),
@@ -46,6 +48,7 @@ static void test_defaults_and_keys(void **state) {
         assert_int_equal(c.profiles.hold_ceiling, 0);
         assert_int_equal(c.profiles.quiet_ms, 5000);
         assert_int_equal(c.profiles.users_share, 70);
+        assert_int_equal(c.profiles.users_latency_ms, 40);
         assert_int_equal(c.profiles.learn_ms, 2000);
         assert_int_equal(c.profiles.relearn_ms, 60000);
         assert_int_equal(c.profiles.step_ms, 1000);
@@ -66,6 +69,7 @@ static void test_refused(void **state) {
                 "fast_ceiling_quiet_ms = 999\n",
                 "fast_users_share = 0\n",
                 "fast_users_share = 101\n",
+                "fast_users_latency_ms = 60001\n",
                 "fast_governor_learn_ms = 999\n",
                 "fast_governor_relearn_ms = 9999\n",
                 "fast_governor_step_ms = 600001\n",

@@ -86,7 +86,15 @@ static void apply(md_array *a, journal_entry *e, const governor_decision *d) {
                 const md_tunable t = MD_T_SYNC_SPEED_MIN;
 
                 e->earlier[t] = d->action == GOVERNOR_FIT ? d->replaced : d->replaced_floor;
-                e->written[t] = a->tunables[t] = d->value;
+                e->written[t] = a->tunables[t] = d->action == GOVERNOR_FIT ? d->value : d->floor;
+        }
+        if (governor_writes_depth(d)) {
+                const md_tunable t = MD_T_SYNC_IO_DEPTH;
+
+                if (e->originals[t].kind == MD_V_ABSENT)
+                        e->originals[t] = a->tunables[t];
+                e->earlier[t] = d->replaced_depth;
+                e->written[t] = a->tunables[t] = d->depth;
         }
         if (governor_writes_ceiling(d->action)) {
                 const md_tunable t = MD_T_SYNC_SPEED_MAX;
@@ -421,6 +429,189 @@ static void test_steering_after_restart(void **state) {
         assert_int_equal(d.next, GOVERNOR_DONE);
 }
 
+/* md's counters to a latency, and one rung of the ladder at a time. */
+static void test_latency_ladder(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        journal_entry e = {};
+        uint64_t rate, depth;
+
+        (void)state;
+        /* 100 requests taking 2 s in all: 20 ms each on average, 40 ms at the 99th percentile. */
+        assert_int_equal(governor_latency_us(100, 2000), 40000);
+        assert_int_equal(governor_latency_us(GOVERNOR_LATENCY_MIN_REQUESTS - 1, 2000), 0);
+        assert_int_equal(governor_latency_us(8, 0), 0);
+
+        /* The bound: the boost's own; else the configuration's unless the boost said a share. */
+        assert_int_equal(governor_bound_ms(&s, &e), 0);
+        s.users_latency_ms = 50;
+        assert_int_equal(governor_bound_ms(&s, &e), 50);
+        e.users_share = 80;
+        assert_int_equal(governor_bound_ms(&s, &e), 0);
+        e.users_share = 0;
+        e.users_latency_ms = 20;
+        assert_int_equal(governor_bound_ms(&s, &e), 20);
+
+        /* Past the bound: the depth halves first, down to 1 ... */
+        rate = 200000, depth = 32;
+        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, &rate, &depth));
+        assert_int_equal(depth, 16);
+        assert_int_equal(rate, 200000);
+        depth = 1;
+        /* ... then the rate comes down by 30 %, never below the held rate. */
+        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, &rate, &depth));
+        assert_int_equal(rate, 140000);
+        assert_int_equal(depth, 1);
+        rate = 1100;
+        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, &rate, &depth));
+        assert_int_equal(rate, 1000);
+        assert_false(governor_next_level(60000, 40, 1000, 200000, 32, &rate, &depth));
+        /* Within 10 % of the bound: nothing moves. */
+        rate = 5000;
+        assert_false(governor_next_level(43000, 40, 1000, 200000, 32, &rate, &depth));
+        assert_false(governor_next_level(37000, 40, 1000, 200000, 32, &rate, &depth));
+        /* Under it: the rate goes up first, to the ceiling ... */
+        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, &rate, &depth));
+        assert_int_equal(rate, 6500);
+        assert_int_equal(depth, 1);
+        rate = 190000;
+        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, &rate, &depth));
+        assert_int_equal(rate, 200000);
+        /* ... then the depth doubles, up to what md had. */
+        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, &rate, &depth));
+        assert_int_equal(depth, 2);
+        depth = 24;
+        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, &rate, &depth));
+        assert_int_equal(depth, 32);
+        assert_false(governor_next_level(20000, 40, 1000, 200000, 32, &rate, &depth));
+        /* Without sync_io_depth (depth 0) only the rate moves. */
+        rate = 10000, depth = 0;
+        assert_true(governor_next_level(60000, 40, 1000, 200000, 0, &rate, &depth));
+        assert_int_equal(rate, 7000);
+        assert_int_equal(depth, 0);
+        rate = 200000;
+        assert_false(governor_next_level(20000, 40, 1000, 200000, 0, &rate, &depth));
+}
+
+/* One poll at @t seconds: the users completed @iops requests a second, each taking @ms, moving 4 KiB each. */
+static void poll_io(const profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                    uint64_t t, uint64_t iops, uint64_t ms, governor_decision *d) {
+        if (*last) {
+                a->io_sectors.value += iops * 8 * (t - *last);
+                a->io_requests.value += iops * (t - *last);
+                a->io_wait_ms.value += iops * ms * (t - *last);
+        }
+        *last = t;
+        governor_step(s, a, e, clock, t * SEC, d);
+}
+
+/*
+ * A latency bound on a kernel with sync_io_depth: random 4 KiB readers (few
+ * KiB/s, many requests) count as busy; the rebuild gets md's depth, then
+ * fewer requests in flight, the floor staying at the original.
+ */
+static void test_bound_with_depth(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = {};
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t;
+        md_array a;
+
+        (void)state;
+        boosted(&a, &e);
+        e.fit = GOVERNOR_FREE;
+        e.users_latency_ms = 40;
+        e.written[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MIN] = loc(16000);
+        a.tunables[MD_T_SYNC_IO_DEPTH] = sys(32);
+        a.io_requests = num(0);
+        a.io_wait_ms = num(0);
+        poll_io(&s, &a, &e, &clock, &last, 10, 0, 0, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        /* 50 requests a second of 4 KiB: 200 KiB/s, busy all the same. Steered at once, nothing learnt. */
+        poll_io(&s, &a, &e, &clock, &last, 11, 50, 10, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.next, GOVERNOR_STEERING);
+        assert_int_equal(d.floor.value, 1000);
+        assert_int_equal(d.value.value, 200000);
+        assert_int_equal(d.depth.kind, MD_V_LOCAL);
+        assert_int_equal(d.depth.value, 32);
+        assert_int_equal(d.bound_ms, 40);
+        apply(&a, &e, &d);
+        assert_int_equal(e.originals[MD_T_SYNC_IO_DEPTH].kind, MD_V_SYSTEM);
+        /* 30 ms each: about 60 ms at the 99th percentile, past 40: half the depth after a step. */
+        for (t = 12; t < 16; t++) {
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 30, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        poll_io(&s, &a, &e, &clock, &last, 16, 50, 30, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.latency_us, 60000);
+        assert_int_equal(d.depth.value, 16);
+        assert_int_equal(d.value.value, 200000);
+        apply(&a, &e, &d);
+        /* 10 ms each: 20 ms, well under: the ceiling is already the boost's, so the depth doubles back. */
+        for (t = 17; t <= 21; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.depth.value, 32);
+        apply(&a, &e, &d);
+        /* Too few requests in a step to judge: nothing moves. */
+        for (t = 22; t <= 26; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 1, 500, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        /* An administrator's sync_io_depth ends the following. */
+        a.tunables[MD_T_SYNC_IO_DEPTH] = loc(4);
+        poll_io(&s, &a, &e, &clock, &last, 27, 50, 30, &d);
+        assert_int_equal(d.action, GOVERNOR_STOP);
+        assert_int_equal(d.next, GOVERNOR_DONE);
+}
+
+/* A latency bound before 6.16: floor and ceiling at one rate, which comes down while the users wait too long. */
+static void test_bound_without_depth(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = {};
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t;
+        md_array a;
+
+        (void)state;
+        s.users_latency_ms = 40; /* the configuration's bound */
+        boosted(&a, &e);
+        e.fit = GOVERNOR_FREE;
+        e.written[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MIN] = loc(16000);
+        a.io_requests = num(0);
+        a.io_wait_ms = num(0);
+        poll_io(&s, &a, &e, &clock, &last, 10, 0, 0, &d);
+        poll_io(&s, &a, &e, &clock, &last, 11, 50, 30, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 8000);
+        assert_int_equal(d.floor.value, 8000);
+        assert_int_equal(d.depth.kind, MD_V_ABSENT);
+        assert_false(governor_writes_depth(&d));
+        apply(&a, &e, &d);
+        for (t = 12; t <= 16; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 30, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 5600);
+        assert_int_equal(d.floor.value, 5600);
+        apply(&a, &e, &d);
+        /* Quiet: the ceiling lifts; back busy, steered from the last rung. */
+        for (t = 17; t <= 30; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 0, 0, &d);
+        assert_int_equal(e.fit, GOVERNOR_STEERING);
+        apply(&a, &e, &d);
+        for (t = 31; t <= 40 && e.fit == GOVERNOR_STEERING; t++) {
+                poll_io(&s, &a, &e, &clock, &last, t, 0, 0, &d);
+                apply(&a, &e, &d);
+        }
+        assert_int_equal(e.fit, GOVERNOR_FREE);
+        assert_int_equal(a.tunables[MD_T_SYNC_SPEED_MAX].value, 200000);
+        poll_io(&s, &a, &e, &clock, &last, t + 1, 50, 10, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 5600);
+}
+
 /* The sentence the Governor property carries names what was measured and set. */
 static void test_explain(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
@@ -428,24 +619,40 @@ static void test_explain(void **state) {
         char buf[512];
 
         (void)state;
-        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 5600, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, buf, sizeof(buf));
         assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
                                  "(5100 KiB/s). The rebuild runs at 5600 KiB/s.");
-        governor_explain(&s, GOVERNOR_LEARNING, NULL, 50, 1000, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_LEARNING, NULL, 50, 0, 1000, 0, buf, sizeof(buf));
         assert_non_null(strstr(buf, "held back to 1000 KiB/s for 10 s"));
-        governor_explain(&s, GOVERNOR_STEERING, NULL, 50, 5600, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_STEERING, NULL, 50, 0, 5600, 0, buf, sizeof(buf));
         assert_non_null(strstr(buf, "measured again shortly"));
-        governor_explain(&s, GOVERNOR_OFF, NULL, 50, 0, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_OFF, NULL, 50, 0, 0, 0, buf, sizeof(buf));
         assert_string_equal(buf, "");
+        /* A latency bound: what was measured against it, and the depth set. */
+        clock.latency_us = 61200;
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 200000, 16, buf, sizeof(buf));
+        assert_string_equal(buf, "The users' requests take about 61.2 ms at the 99th percentile (twice md's mean); "
+                                 "the bound is 40 ms. The rebuild runs at up to 200000 KiB/s, with at most 16 of its "
+                                 "requests in flight.");
+        governor_explain(&s, GOVERNOR_FREE, NULL, 50, 40, 16000, 0, buf, sizeof(buf));
+        assert_non_null(strstr(buf, "their requests' 99th percentile stays under 40 ms"));
 }
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_fit_floor),         cmocka_unit_test(test_states_words),
-                cmocka_unit_test(test_on_boost),          cmocka_unit_test(test_fit_after_span),
-                cmocka_unit_test(test_fit_keeps),         cmocka_unit_test(test_next_rate),
-                cmocka_unit_test(test_learn_steer_lift),  cmocka_unit_test(test_relearn_and_share),
-                cmocka_unit_test(test_admin_limit_stops), cmocka_unit_test(test_steering_after_restart),
+                cmocka_unit_test(test_fit_floor),
+                cmocka_unit_test(test_states_words),
+                cmocka_unit_test(test_on_boost),
+                cmocka_unit_test(test_fit_after_span),
+                cmocka_unit_test(test_fit_keeps),
+                cmocka_unit_test(test_next_rate),
+                cmocka_unit_test(test_learn_steer_lift),
+                cmocka_unit_test(test_relearn_and_share),
+                cmocka_unit_test(test_admin_limit_stops),
+                cmocka_unit_test(test_steering_after_restart),
+                cmocka_unit_test(test_latency_ladder),
+                cmocka_unit_test(test_bound_with_depth),
+                cmocka_unit_test(test_bound_without_depth),
                 cmocka_unit_test(test_explain),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -45,6 +45,7 @@ static void assert_entry_equal(const journal_entry *a, const journal_entry *b) {
         assert_string_equal(a->operation, b->operation);
         assert_int_equal(a->fit, b->fit);
         assert_int_equal(a->users_share, b->users_share);
+        assert_int_equal(a->users_latency_ms, b->users_latency_ms);
         assert_string_equal(a->policy, b->policy);
         assert_true(journal_tval_equal(&a->lift_ceiling, &b->lift_ceiling));
         assert_int_equal(a->since_usec, b->since_usec);
@@ -74,7 +75,11 @@ static void test_round_trip(void **state) {
         e2.written[MD_T_SYNC_SPEED_MIN] = (md_tval){ .kind = MD_V_LOCAL, .value = 5652 };
         e2.earlier[MD_T_SYNC_SPEED_MAX] = (md_tval){ .kind = MD_V_SYSTEM, .value = 200000 };
         e2.written[MD_T_SYNC_SPEED_MAX] = (md_tval){ .kind = MD_V_LOCAL, .value = 5652 };
+        /* md0's boost keeps its users under a latency bound, with a sync_io_depth it set. */
         e1.fit = GOVERNOR_FITTING;
+        e1.users_latency_ms = 40;
+        e1.originals[MD_T_SYNC_IO_DEPTH] = (md_tval){ .kind = MD_V_SYSTEM, .value = 32 };
+        e1.written[MD_T_SYNC_IO_DEPTH] = (md_tval){ .kind = MD_V_LOCAL, .value = 4 };
         assert_int_equal(journal_put(&j, &e1), 0);
         assert_int_equal(journal_put(&j, &e2), 0);
         text = journal_format(&j);
@@ -86,6 +91,8 @@ static void test_round_trip(void **state) {
         assert_non_null(strstr(text, "\"pending\""));
         assert_non_null(strstr(text, "\"steering\""));
         assert_non_null(strstr(text, "\"users_share\":70"));
+        assert_non_null(strstr(text, "\"users_latency_ms\":40"));
+        assert_non_null(strstr(text, "\"sync_io_depth\":\"4 (local)\""));
         assert_non_null(strstr(text, "\"policy\":\"escalate\""));
         assert_non_null(strstr(text, "\"ceiling\":\"200000 (system)\""));
         assert_non_null(strstr(text, "\"200000 (system)\""));
@@ -380,8 +387,12 @@ static void test_parse_rejects_governor_fields(void **state) {
         static const struct {
                 const char *fields, *why;
         } cases[] = {
-                { "\"users_share\":0", "not a percent from 1 to 100" },
-                { "\"users_share\":101", "not a percent from 1 to 100" },
+                { "\"users_share\":0", "\"users_share\" is not from 1 to 100" },
+                { "\"users_share\":101", "\"users_share\" is not from 1 to 100" },
+                { "\"users_latency_ms\":0", "\"users_latency_ms\" is not from 1 to 60000" },
+                { "\"users_latency_ms\":60001", "\"users_latency_ms\" is not from 1 to 60000" },
+                { "\"users_latency_ms\":2.5", "\"users_latency_ms\" is not a whole number" },
+                { "\"users_share\":50,\"users_latency_ms\":20", "exclude each other" },
                 { "\"users_share\":\"50\"", "\"users_share\" is not a whole number" },
                 { "\"ceiling\":\"none\"", "\"ceiling\" is no limit md shows" },
                 { "\"ceiling\":200000", "\"ceiling\" is not a string" },

@@ -105,6 +105,10 @@ static void test_values(void **state) {
         assert_int_equal(o.value[MD_T_STRIPE_CACHE_SIZE], 4096);
         assert_int_equal(o.value[MD_T_READ_AHEAD_KB], 8192);
         assert_false(o.set[MD_T_SYNC_MAX]);
+        /* The governor's latency bound, in ms. */
+        assert_int_equal(PARSE(&o, err, { "users_latency_ms", 'u', 40, NULL }), 0);
+        assert_int_equal(o.users_latency_ms, 40);
+        assert_int_equal(o.users_share, 0);
 }
 
 static void test_refused(void **state) {
@@ -133,6 +137,22 @@ static void test_refused(void **state) {
                          -EINVAL);
         assert_int_equal(PARSE(&o, err, { "sync_speed_min", 'u', 90000, NULL }, { "sync_speed_max", 'u', 9000, NULL }),
                          -EINVAL);
+        /* A latency bound: 1..60000 ms, once, and neither with a share, a floor nor a sync_io_depth. */
+        assert_int_equal(PARSE(&o, err, { "users_latency_ms", 'u', 0, NULL }), -ERANGE);
+        assert_non_null(strstr(err, "from 1 to 60000"));
+        assert_int_equal(PARSE(&o, err, { "users_latency_ms", 'u', 60001, NULL }), -ERANGE);
+        assert_int_equal(PARSE(&o, err, { "users_latency_ms", 's', 0, "40" }), -EINVAL);
+        assert_int_equal(PARSE(&o, err, { "users_latency_ms", 'u', 40, NULL }, { "users_latency_ms", 'u', 40, NULL }),
+                         -EINVAL);
+        assert_int_equal(PARSE(&o, err, { "users_latency_ms", 'u', 40, NULL }, { "users_share", 'u', 50, NULL }),
+                         -EINVAL);
+        assert_non_null(strstr(err, "exclude each other"));
+        assert_int_equal(PARSE(&o, err, { "users_latency_ms", 'u', 40, NULL }, { "sync_speed_min", 'u', 9000, NULL }),
+                         -EINVAL);
+        assert_non_null(strstr(err, "users_latency_ms and sync_speed_min"));
+        assert_int_equal(PARSE(&o, err, { "sync_io_depth", 'u', 4, NULL }, { "users_latency_ms", 'u', 40, NULL }),
+                         -EINVAL);
+        assert_non_null(strstr(err, "sets sync_io_depth itself"));
         /* The output is untouched by every failure. */
         assert_true(o.dry_run);
         assert_int_equal(o.value[0], 42);

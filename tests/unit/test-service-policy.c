@@ -16,9 +16,10 @@
 #define UUID2 "11111111-2222-3333-4444-555555555555"
 
 static void test_words(void **state) {
-        static const char *const good[] = { "none", "fast", "fast:1", "fast:80", "fast:100", "max" };
-        static const char *const bad[] = { "",        "Fast",   "fast:", "fast:x", "fast:80%",
-                                           "fast:-1", "max:10", " fast", "slow" };
+        static const char *const good[] = { "none",     "fast",     "fast:1",       "fast:80",
+                                            "fast:100", "fast:1ms", "fast:60000ms", "max" };
+        static const char *const bad[] = { "",       "Fast",  "fast:", "fast:x",  "fast:80%", "fast:-1",
+                                           "max:10", " fast", "slow",  "fast:ms", "fast:20s", "fast:20msx" };
         policy_rule r = { .kind = POLICY_MAX, .users_share = 7 };
         char buf[32];
 
@@ -36,10 +37,16 @@ static void test_words(void **state) {
         assert_int_equal(policy_rule_parse("fast:0", &r), -ERANGE);
         assert_int_equal(policy_rule_parse("fast:101", &r), -ERANGE);
         assert_int_equal(policy_rule_parse("fast:99999999999999999999", &r), -ERANGE);
+        assert_int_equal(policy_rule_parse("fast:0ms", &r), -ERANGE);
+        assert_int_equal(policy_rule_parse("fast:60001ms", &r), -ERANGE);
         assert_int_equal(policy_rule_parse(NULL, &r), -EINVAL);
         /* Refused, the output stays. */
         assert_int_equal(r.kind, POLICY_FAST);
         assert_int_equal(r.users_share, 80);
+        /* A latency bound instead of a share. */
+        assert_int_equal(policy_rule_parse("fast:25ms", &r), 0);
+        assert_int_equal(r.users_latency_ms, 25);
+        assert_int_equal(r.users_share, 0);
 }
 
 static void test_classes(void **state) {
