@@ -138,16 +138,27 @@ export function describeError(err) {
 // service's own sentence (`why`) for what has no numbers.
 export function governorText(gov) {
     const share = gov.users_share;
+    const bound = gov.users_latency_ms;
+    const keep = bound
+        ? cockpit.format(_("their requests stay under $0 ms at the 99th percentile"), bound)
+        : cockpit.format(_("they keep $0 % of what they get alone"), share);
+    const depth = gov.depth ? cockpit.format(_(", at most $0 of its requests in flight"), gov.depth) : "";
     switch (gov.state) {
     case "pending":
         return cockpit.format(_("The rebuild runs under fast's floor of $0. Once md has measured the rate the disks reach under it, the floor comes down to a share of that, and the governor follows the array's users."),
                               formatSpeed(gov.rate));
     case "free":
-        return cockpit.format(_("The array's users are quiet: the rebuild may use the whole disks. When they get busy, they keep $0 % of what they get alone."), share);
+        return cockpit.format(_("The array's users are quiet: the rebuild may use the whole disks. When they get busy, $0."), keep);
     case "learning":
         return cockpit.format(_("The array's users are busy: the rebuild is held back to $0 for a few seconds to measure what they get alone; they keep $1 % of it."),
                               formatSpeed(gov.rate), share);
     case "steering":
+        if (bound && gov.latency_us)
+            return cockpit.format(_("The users' requests take about $0 ms at the 99th percentile; the bound is $1 ms. The rebuild runs at up to $2$3."),
+                                  (gov.latency_us / 1000).toFixed(gov.latency_us < 10000 ? 1 : 0), bound, formatSpeed(gov.rate), depth);
+        if (bound)
+            return cockpit.format(_("The rebuild runs at up to $0$1; the users' latency is measured against the bound of $2 ms."),
+                                  formatSpeed(gov.rate), depth, bound);
         if (!gov.baseline)
             return cockpit.format(_("The rebuild runs at $0; what the users get alone is measured again shortly."), formatSpeed(gov.rate));
         return cockpit.format(_("The users get $0; alone they get $1, and they keep $2 % of it ($3). The rebuild runs at $4."),
@@ -168,6 +179,8 @@ export function policyText(policy) {
             return _("fast");
         if (words === "max")
             return _("max");
+        if (words && words.startsWith("fast:") && words.endsWith("ms"))
+            return cockpit.format(_("fast, users' requests under $0 ms"), words.slice(5, -2));
         if (words && words.startsWith("fast:"))
             return cockpit.format(_("fast, users keep $0 %"), words.slice(5));
         return _("none");

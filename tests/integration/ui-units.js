@@ -141,6 +141,12 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
     assert.match(fmt.governorText({ state: "free", users_share: 50 }), /users are quiet/);
     assert.equal(fmt.governorText({ state: "done", why: "The governor no longer follows this boost." }), "The governor no longer follows this boost.");
     assert.equal(fmt.governorText({}), "");
+    // A latency bound: what was measured against it, and the depth the governor set.
+    assert.equal(fmt.governorText({ state: "steering", users_latency_ms: 40, latency_us: 61200, rate: 204800, depth: 16 }),
+                 "The users' requests take about 61 ms at the 99th percentile; the bound is 40 ms. The rebuild runs at up to 200 MiB/s, at most 16 of its requests in flight.");
+    assert.match(fmt.governorText({ state: "steering", users_latency_ms: 40, latency_us: 0, rate: 2048, depth: 0 }),
+                 /^The rebuild runs at up to 2 MiB\/s; the users' latency is measured against the bound of 40 ms\.$/);
+    assert.match(fmt.governorText({ state: "free", users_share: 50, users_latency_ms: 40 }), /requests stay under 40 ms/);
 });
 
 test("reportText tells an operation's report in words, from GetReports", () => {
@@ -169,6 +175,9 @@ test("policyText says what the service does by itself when an operation starts",
     assert.equal(fmt.policyText({ rebuild: "none", rebuild_from: "default", check: "none", check_from: "default",
                                   escalate: "max", escalate_from: "default" }),
                  "Rebuilds: none (all arrays) · Checks: none (all arrays)");
+    assert.equal(fmt.policyText({ rebuild: "fast:20ms", rebuild_from: "array", check: "none", check_from: "default" }),
+                 "Rebuilds: fast, users' requests under 20 ms (this array) · Checks: none (all arrays)");
+    assert.equal(fmt.policyRuleText("fast:20ms"), "fast, the users' requests under 20 ms");
     assert.equal(fmt.policyText({ rebuild: "max", rebuild_from: "default", check: "fast", check_from: "array" }),
                  "Rebuilds: max (all arrays) · Checks: fast (this array)");
     assert.equal(fmt.policyText({}), "Rebuilds: none (all arrays) · Checks: none (all arrays)");
