@@ -242,7 +242,8 @@ static void tally_sample(context *c, const md_array *a, array_object *o) {
         if (e)
                 b = (tally_boost){ .profile = e->profile,
                                    .policy = e->policy,
-                                   .users_alone_kibs = w ? w->governor.baseline_kibs : 0 };
+                                   .users_alone_kibs = w ? w->governor.baseline_kibs : 0,
+                                   .steering = e->fit == GOVERNOR_STEERING };
         report_tally_sample(&o->tally, a, loop_now_usec(), e ? &b : NULL, o->failures_tolerated == 0);
 }
 
@@ -256,6 +257,9 @@ static void keep_report(context *c, const md_array *a, array_object *o, char *li
                 .progress = r->progress,
                 .kib = r->kib,
                 .peak_kibs = t->peak_kibs,
+                .whole_kibs = t->whole_kibs,
+                .whole_capped = t->whole_capped,
+                .steered_kibs = report_tally_steered_kibs(t),
                 .boosted_usec = t->boosted_usec,
                 .exposed_usec = t->exposed_usec,
                 .users_kib = t->users_kib,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "profiles.h"
+#include "predict.h"
 #include "props.h"
 
 /* The words of dev-NAME/state, as the kernel's state_show() prints them. */
@@ -398,6 +399,51 @@ static bool get_bitmap_type(const context *c, const md_array *a, DBusMessageIter
         return add_string(it, a->bitmap_type);
 }
 
+/*
+ * When the running operation ends, as a{sv} (predict.h): remaining_kib (t),
+ * now_s, governor_s, max_s (t, seconds from now; 0 unknown), now_kibs,
+ * governor_kibs, max_kibs (t, the rates they rest on), max_at_most (b: max
+ * may be faster, its rate was read under md's ceiling), busy_percent (u,
+ * how much of the time the users were busy; absent until known). Empty
+ * when nothing runs.
+ */
+static bool get_prediction(const context *c, const md_array *a, DBusMessageIter *it) {
+        const array_object *o = context_object(c, a->name);
+        DBusMessageIter dict;
+        bool ok = true;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{sv}", &dict))
+                return false;
+        if (o && o->op_running && a->progress.kind == MD_PROGRESS_RUNNING && a->progress.total >= a->progress.done) {
+                prediction_input in;
+                prediction p;
+                dbus_uint64_t left, now_s, gov_s, max_s, now_kibs, gov_kibs, max_kibs;
+                dbus_bool_t at_most;
+
+                predict_input(&o->tally, &c->reports, a->uuid, md_sync_action_to_string(o->op_action) ?: "", &in);
+                in.remaining_kib = (a->progress.total - a->progress.done) / 2;
+                in.now_kibs = a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value : 0;
+                predict(&in, &p);
+                left = in.remaining_kib, now_s = p.now_s, gov_s = p.governor_s, max_s = p.max_s;
+                now_kibs = in.now_kibs, gov_kibs = p.governor_kibs, max_kibs = p.max_kibs;
+                at_most = p.max_at_most;
+                ok = props_dict_add(&dict, "remaining_kib", DBUS_TYPE_UINT64, "t", &left) &&
+                     props_dict_add(&dict, "now_s", DBUS_TYPE_UINT64, "t", &now_s) &&
+                     props_dict_add(&dict, "governor_s", DBUS_TYPE_UINT64, "t", &gov_s) &&
+                     props_dict_add(&dict, "max_s", DBUS_TYPE_UINT64, "t", &max_s) &&
+                     props_dict_add(&dict, "now_kibs", DBUS_TYPE_UINT64, "t", &now_kibs) &&
+                     props_dict_add(&dict, "governor_kibs", DBUS_TYPE_UINT64, "t", &gov_kibs) &&
+                     props_dict_add(&dict, "max_kibs", DBUS_TYPE_UINT64, "t", &max_kibs) &&
+                     props_dict_add(&dict, "max_at_most", DBUS_TYPE_BOOLEAN, "b", &at_most);
+                if (ok && in.busy_known) {
+                        dbus_uint32_t busy = (in.busy_permille + 5) / 10;
+
+                        ok = props_dict_add(&dict, "busy_percent", DBUS_TYPE_UINT32, "u", &busy);
+                }
+        }
+        return dbus_message_iter_close_container(it, &dict) && ok;
+}
+
 static bool get_user_io(const context *c, const md_array *a, DBusMessageIter *it) {
         (void)c;
         return add_string(it, md_user_io_to_string(md_array_user_io(a)) ?: "");
@@ -435,6 +481,7 @@ static const prop_def array_props[] = {
         { "NoRedundancySince", "t", get_no_redundancy_since, PROP_POLLED },
         { "LastOperation", "a{sv}", get_last_operation, PROP_POLLED },
         { "Governor", "a{sv}", get_governor, PROP_POLLED },
+        { "Prediction", "a{sv}", get_prediction, PROP_POLLED },
         { "Policy", "a{ss}", get_policy, PROP_POLLED },
         { "HasBitmap", "b", get_has_bitmap, PROP_POLLED },
         { "BitmapType", "s", get_bitmap_type, PROP_POLLED },

@@ -9,6 +9,14 @@
 
 /* A sample more than this after the last one (the service was stopped) counts as this much. */
 #define SAMPLE_MAX_USEC (60ull * 1000000ull)
+/* Users below both rates are housekeeping (the governor's thresholds). */
+#define USERS_BUSY_IOPS 8
+/*
+ * md's sync_speed is its progress over its last ten marks, three seconds
+ * apart: a rate read this long after a change (the users going quiet, the
+ * governor lifting its ceiling 10 s later, or steering) is the new one.
+ */
+#define SETTLED_USEC (45ull * 1000000ull)
 
 static void note_onto(op_tally *t, const md_array *a) {
         size_t len = 0;
@@ -34,9 +42,41 @@ void report_tally_start(op_tally *t, const md_array *a, uint64_t now_usec) {
         *t = (op_tally){ .last_usec = now_usec };
         if (a->io_sectors.kind == MD_V_NUMBER) {
                 t->last_io = a->io_sectors.value;
+                t->last_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
                 t->have_io = true;
         }
         note_onto(t, a);
+}
+
+/* The rates the prediction rests on (predict.h), from a sample in which the users were @busy or not. */
+static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64_t dt, const tally_boost *boost,
+                       bool busy) {
+        bool speed = a->sync_speed.kind == MD_V_NUMBER && a->sync_speed.value > 0;
+
+        if (busy)
+                t->quiet_since_usec = 0;
+        else if (!t->quiet_since_usec)
+                t->quiet_since_usec = now_usec - dt; /* quiet since the last sample */
+        if (!busy && speed && now_usec - t->quiet_since_usec >= SETTLED_USEC) {
+                const md_tval *max = &a->tunables[MD_T_SYNC_SPEED_MAX];
+
+                t->whole_kibs = a->sync_speed.value;
+                t->whole_capped = md_tval_has_number(max) && a->sync_speed.value * 10 >= max->value * 9;
+        }
+        if (!busy || !boost || !boost->steering) {
+                t->steering_since_usec = 0;
+                return;
+        }
+        if (!t->steering_since_usec)
+                t->steering_since_usec = now_usec;
+        if (speed && now_usec - t->steering_since_usec >= SETTLED_USEC) {
+                t->steered_kib += a->sync_speed.value * dt / 1000000u;
+                t->steered_usec += dt;
+        }
+}
+
+uint64_t report_tally_steered_kibs(const op_tally *t) {
+        return t->steered_usec >= 1000000u ? t->steered_kib * 1000000u / t->steered_usec : 0;
 }
 
 void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, const tally_boost *boost, bool exposed) {
@@ -59,17 +99,25 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
                 t->exposed_usec += dt;
         if (a->io_sectors.kind != MD_V_NUMBER) {
                 t->have_io = false;
+                t->quiet_since_usec = t->steering_since_usec = 0;
                 return;
         }
         /* The counter starts again from 0 when the array is stopped and assembled. */
         if (t->have_io && a->io_sectors.value >= t->last_io && dt > 0) {
-                uint64_t kib = (a->io_sectors.value - t->last_io) / 2;
+                uint64_t kib = (a->io_sectors.value - t->last_io) / 2, requests = 0;
+                bool busy;
 
+                if (a->io_requests.kind == MD_V_NUMBER && a->io_requests.value >= t->last_requests)
+                        requests = a->io_requests.value - t->last_requests;
+                busy = kib * 1000000u / dt >= REPORT_USERS_BUSY_KIBS || requests * 1000000u / dt >= USERS_BUSY_IOPS;
                 t->users_kib += kib;
-                if (kib * 1000000u / dt >= REPORT_USERS_BUSY_KIBS)
+                t->sampled_usec += dt;
+                if (busy)
                         t->users_busy_usec += dt;
+                note_rates(t, a, now_usec, dt, boost, busy);
         }
         t->last_io = a->io_sectors.value;
+        t->last_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
         t->have_io = true;
 }
 
@@ -178,35 +226,40 @@ void report_book_free(report_book *b) {
 typedef enum {
         F_STR,
         F_U64,
-        F_DOUBLE
+        F_DOUBLE,
+        F_BOOL,
 } field_kind;
 typedef struct field {
         const char *key;
         field_kind kind;
         size_t offset, size;
+        bool optional; /* a file from a version without it reads it as 0 */
 } field;
 
 /* The size of a string member of op_report. */
 #define MEMBER_SIZE(m) sizeof(((op_report *)0)->m)
 static const field fields[] = {
-        { "uuid", F_STR, offsetof(op_report, uuid), MEMBER_SIZE(uuid) },
-        { "array", F_STR, offsetof(op_report, array), MEMBER_SIZE(array) },
-        { "action", F_STR, offsetof(op_report, action), MEMBER_SIZE(action) },
-        { "outcome", F_STR, offsetof(op_report, outcome), MEMBER_SIZE(outcome) },
-        { "onto", F_STR, offsetof(op_report, onto), MEMBER_SIZE(onto) },
-        { "started", F_U64, offsetof(op_report, started_usec), 0 },
-        { "ended", F_U64, offsetof(op_report, ended_usec), 0 },
-        { "progress", F_DOUBLE, offsetof(op_report, progress), 0 },
-        { "kib", F_U64, offsetof(op_report, kib), 0 },
-        { "peak_kibs", F_U64, offsetof(op_report, peak_kibs), 0 },
-        { "boost", F_STR, offsetof(op_report, boost), MEMBER_SIZE(boost) },
-        { "policy", F_STR, offsetof(op_report, policy), MEMBER_SIZE(policy) },
-        { "boosted_usec", F_U64, offsetof(op_report, boosted_usec), 0 },
-        { "exposed_usec", F_U64, offsetof(op_report, exposed_usec), 0 },
-        { "users_kib", F_U64, offsetof(op_report, users_kib), 0 },
-        { "users_busy_usec", F_U64, offsetof(op_report, users_busy_usec), 0 },
-        { "users_alone_kibs", F_U64, offsetof(op_report, users_alone_kibs), 0 },
-        { "restored", F_STR, offsetof(op_report, restored), MEMBER_SIZE(restored) },
+        { "uuid", F_STR, offsetof(op_report, uuid), MEMBER_SIZE(uuid), false },
+        { "array", F_STR, offsetof(op_report, array), MEMBER_SIZE(array), false },
+        { "action", F_STR, offsetof(op_report, action), MEMBER_SIZE(action), false },
+        { "outcome", F_STR, offsetof(op_report, outcome), MEMBER_SIZE(outcome), false },
+        { "onto", F_STR, offsetof(op_report, onto), MEMBER_SIZE(onto), false },
+        { "started", F_U64, offsetof(op_report, started_usec), 0, false },
+        { "ended", F_U64, offsetof(op_report, ended_usec), 0, false },
+        { "progress", F_DOUBLE, offsetof(op_report, progress), 0, false },
+        { "kib", F_U64, offsetof(op_report, kib), 0, false },
+        { "peak_kibs", F_U64, offsetof(op_report, peak_kibs), 0, false },
+        { "boost", F_STR, offsetof(op_report, boost), MEMBER_SIZE(boost), false },
+        { "policy", F_STR, offsetof(op_report, policy), MEMBER_SIZE(policy), false },
+        { "boosted_usec", F_U64, offsetof(op_report, boosted_usec), 0, false },
+        { "exposed_usec", F_U64, offsetof(op_report, exposed_usec), 0, false },
+        { "users_kib", F_U64, offsetof(op_report, users_kib), 0, false },
+        { "users_busy_usec", F_U64, offsetof(op_report, users_busy_usec), 0, false },
+        { "users_alone_kibs", F_U64, offsetof(op_report, users_alone_kibs), 0, false },
+        { "whole_kibs", F_U64, offsetof(op_report, whole_kibs), 0, true },
+        { "whole_capped", F_BOOL, offsetof(op_report, whole_capped), 0, true },
+        { "steered_kibs", F_U64, offsetof(op_report, steered_kibs), 0, true },
+        { "restored", F_STR, offsetof(op_report, restored), MEMBER_SIZE(restored), false },
 };
 
 static json_object *report_to_json(const op_report *r) {
@@ -216,9 +269,10 @@ static json_object *report_to_json(const op_report *r) {
                 return NULL;
         for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
                 const void *p = (const char *)r + fields[i].offset;
-                json_object *v = fields[i].kind == F_STR   ? json_object_new_string(p)
-                                 : fields[i].kind == F_U64 ? json_object_new_uint64(*(const uint64_t *)p)
-                                                           : json_object_new_double(*(const double *)p);
+                json_object *v = fields[i].kind == F_STR    ? json_object_new_string(p)
+                                 : fields[i].kind == F_U64  ? json_object_new_uint64(*(const uint64_t *)p)
+                                 : fields[i].kind == F_BOOL ? json_object_new_boolean(*(const bool *)p)
+                                                            : json_object_new_double(*(const double *)p);
 
                 if (!v || json_object_object_add(o, fields[i].key, v) < 0) {
                         json_object_put(v);
@@ -259,8 +313,11 @@ static int report_from_json(json_object *o, op_report *ret) {
                 void *p = (char *)&r + fields[i].offset;
                 json_object *v;
 
-                if (!json_object_object_get_ex(o, fields[i].key, &v))
+                if (!json_object_object_get_ex(o, fields[i].key, &v)) {
+                        if (fields[i].optional)
+                                continue;
                         return -EINVAL;
+                }
                 if (fields[i].kind == F_STR) {
                         const char *s = json_object_get_string(v);
 
@@ -271,6 +328,10 @@ static int report_from_json(json_object *o, op_report *ret) {
                         if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
                                 return -EINVAL;
                         *(uint64_t *)p = json_object_get_uint64(v);
+                } else if (fields[i].kind == F_BOOL) {
+                        if (!json_object_is_type(v, json_type_boolean))
+                                return -EINVAL;
+                        *(bool *)p = json_object_get_boolean(v);
                 } else {
                         if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
                                 return -EINVAL;

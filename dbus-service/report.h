@@ -35,7 +35,15 @@ typedef struct op_tally {
         uint64_t exposed_usec; /* time the array had no redundancy left */
         uint64_t users_kib;    /* what the users read and wrote on the md device */
         uint64_t users_busy_usec;
-        uint64_t users_alone_kibs; /* what the governor learnt they get alone, 0 unknown */
+        uint64_t users_alone_kibs;    /* what the governor learnt they get alone, 0 unknown */
+        uint64_t last_requests;       /* the md device's io_requests at the last sample */
+        uint64_t sampled_usec;        /* the time the samples cover */
+        uint64_t quiet_since_usec;    /* CLOCK_MONOTONIC time the users went quiet, 0 while busy or unknown */
+        uint64_t whole_kibs;          /* md's sync_speed once the users had been quiet for its averaging span */
+        bool whole_capped;            /* ... read at md's ceiling, so the disks may give more */
+        uint64_t steering_since_usec; /* CLOCK_MONOTONIC time the governor began steering busy users, 0 */
+        uint64_t steered_kib;         /* md's sync_speed summed over the steered time, KiB/s * s */
+        uint64_t steered_usec;        /* the time steered, once md's average had followed */
 } op_tally;
 
 typedef struct op_report {
@@ -55,6 +63,9 @@ typedef struct op_report {
         uint64_t users_kib;
         uint64_t users_busy_usec;
         uint64_t users_alone_kibs;
+        uint64_t whole_kibs;   /* the rebuild's rate with the disks to itself, 0 unknown */
+        bool whole_capped;     /* ... read at md's ceiling */
+        uint64_t steered_kibs; /* the rate the governor kept for busy users, 0 unknown */
         /* How the boost ended: "automatically" (with the operation), "by-request" (Restore,
          * or a policy stepping back, before the end), "in-place" (still boosted), "" (never). */
         char restored[16];
@@ -65,6 +76,7 @@ typedef struct tally_boost {
         const char *profile;
         const char *policy;
         uint64_t users_alone_kibs;
+        bool steering; /* the governor steers the rebuild for busy users */
 } tally_boost;
 
 /* Starts a tally for the operation @a runs, at @now_usec (CLOCK_MONOTONIC). */
@@ -72,6 +84,9 @@ void report_tally_start(op_tally *t, const md_array *a, uint64_t now_usec);
 
 /* Adds the time since the last sample: @boost NULL without one, @exposed when no redundancy is left. */
 void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, const tally_boost *boost, bool exposed);
+
+/* The rate the governor kept for busy users so far, KiB/s; 0 unknown. */
+uint64_t report_tally_steered_kibs(const op_tally *t);
 
 /* Derived values: 0 when unknown. */
 uint64_t report_duration_s(const op_report *r);

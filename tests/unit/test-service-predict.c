@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* When the running operation ends: the rates the tally keeps, and the predictions made from them. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "predict.h"
+
+#define UUID1 "7ac7b4d7-c925-6f89-525e-4caecab28aec"
+#define UUID2 "11111111-2222-3333-4444-555555555555"
+#define S(x) (UINT64_C(1000000) * (x))
+
+/* The md device having moved @kibs KiB/s (in 4 KiB requests) for @dt s since @a, md's sync_speed @speed. */
+static void advance(md_array *a, uint64_t dt, uint64_t kibs, uint64_t speed) {
+        a->io_sectors.value += kibs * 2 * dt;
+        a->io_requests.value += kibs / 4 * dt;
+        a->sync_speed = (md_tval){ .kind = MD_V_NUMBER, .value = speed };
+}
+
+static md_array array(void) {
+        md_array a = { .name = "md0", .uuid = UUID1 };
+
+        a.io_sectors = (md_tval){ .kind = MD_V_NUMBER, .value = 0 };
+        a.io_requests = (md_tval){ .kind = MD_V_NUMBER, .value = 0 };
+        a.sync_speed = (md_tval){ .kind = MD_V_NUMBER, .value = 0 };
+        a.tunables[MD_T_SYNC_SPEED_MAX] = (md_tval){ .kind = MD_V_SYSTEM, .value = 200000 };
+        return a;
+}
+
+/* The tally learns the rate with the disks to itself only after md's averaging span of quiet users. */
+static void test_tally_whole_rate(void **state) {
+        md_array a = array();
+        op_tally t;
+        uint64_t now = 100;
+
+        (void)state;
+        report_tally_start(&t, &a, S(now));
+        /* Busy users (8 MiB/s): no whole rate. */
+        for (int i = 0; i < 10; i++) {
+                advance(&a, 1, 8192, 30000);
+                report_tally_sample(&t, &a, S(++now), NULL, false);
+        }
+        assert_int_equal(t.whole_kibs, 0);
+        assert_int_equal(t.users_busy_usec, S(10));
+        /* Quiet for 44 s: md's 30 s average still carries the busy time. */
+        for (int i = 0; i < 44; i++) {
+                advance(&a, 1, 0, 90000);
+                report_tally_sample(&t, &a, S(++now), NULL, false);
+        }
+        assert_int_equal(t.whole_kibs, 0);
+        advance(&a, 1, 0, 120000);
+        report_tally_sample(&t, &a, S(++now), NULL, false);
+        assert_int_equal(t.whole_kibs, 120000);
+        assert_false(t.whole_capped);
+        /* At md's ceiling, the rate is only what the ceiling allowed. */
+        for (int i = 0; i < 5; i++) {
+                advance(&a, 1, 0, 195000);
+                report_tally_sample(&t, &a, S(++now), NULL, false);
+        }
+        assert_int_equal(t.whole_kibs, 195000);
+        assert_true(t.whole_capped);
+        /* 8 KiB/s in 2 requests a second is housekeeping; 40 requests a second of 4 KiB are users, if few KiB. */
+        advance(&a, 1, 8, 100000);
+        report_tally_sample(&t, &a, S(++now), NULL, false);
+        assert_true(t.quiet_since_usec != 0);
+        advance(&a, 1, 160, 100000);
+        report_tally_sample(&t, &a, S(++now), NULL, false);
+        assert_int_equal(t.quiet_since_usec, 0);
+        assert_int_equal(t.sampled_usec, S(now - 100));
+}
+
+/* The governor's rate for busy users counts once md's average has followed its steering. */
+static void test_tally_steered_rate(void **state) {
+        tally_boost steering = { .profile = "fast", .steering = true }, free = { .profile = "fast" };
+        md_array a = array();
+        op_tally t;
+        uint64_t now = 0;
+
+        (void)state;
+        report_tally_start(&t, &a, S(now));
+        for (int i = 0; i < 45; i++) {
+                advance(&a, 1, 8192, 50000);
+                report_tally_sample(&t, &a, S(++now), &steering, false);
+        }
+        assert_int_equal(report_tally_steered_kibs(&t), 0);
+        for (int i = 0; i < 10; i++) {
+                advance(&a, 1, 8192, 6000);
+                report_tally_sample(&t, &a, S(++now), &steering, false);
+        }
+        assert_int_equal(report_tally_steered_kibs(&t), 6000);
+        /* Not steering (users quiet, or the governor lifted): not counted, and the wait starts again. */
+        advance(&a, 1, 8192, 90000);
+        report_tally_sample(&t, &a, S(++now), &free, false);
+        advance(&a, 1, 8192, 8000);
+        report_tally_sample(&t, &a, S(++now), &steering, false);
+        assert_int_equal(report_tally_steered_kibs(&t), 6000);
+}
+
+static void test_predict(void **state) {
+        prediction p;
+
+        (void)state;
+        /* 100 GiB left at 10 MiB/s now; 100 MiB/s with the disks to itself; busy a quarter of the time at 20 MiB/s. */
+        predict(&(prediction_input){ .remaining_kib = 100 * 1048576,
+                                     .now_kibs = 10240,
+                                     .whole_kibs = 102400,
+                                     .steered_kibs = 20480,
+                                     .busy_permille = 250,
+                                     .busy_known = true },
+                &p);
+        assert_int_equal(p.now_s, 10240);
+        assert_int_equal(p.max_s, 1024);
+        assert_int_equal(p.max_kibs, 102400);
+        assert_int_equal(p.governor_kibs, (20480 * 250 + 102400 * 750) / 1000);
+        assert_int_equal(p.governor_s, (100 * 1048576 + p.governor_kibs - 1) / p.governor_kibs);
+        assert_false(p.max_at_most);
+        /* Users never busy: the governor gives the rebuild the whole disks, as max does. */
+        predict(&(prediction_input){ .remaining_kib = 1000, .whole_kibs = 100, .busy_known = true }, &p);
+        assert_int_equal(p.governor_s, 10);
+        assert_int_equal(p.max_s, 10);
+        assert_int_equal(p.now_s, 0); /* md showed no rate: unknown */
+        /* Busy users, and the governor never steered them: its time is unknown. */
+        predict(
+                &(prediction_input){
+                        .remaining_kib = 1000, .whole_kibs = 100, .busy_permille = 500, .busy_known = true },
+                &p);
+        assert_int_equal(p.governor_s, 0);
+        assert_int_equal(p.max_s, 10);
+        /* Not watched long enough to know how busy they are; no whole rate: only the rate now. */
+        predict(&(prediction_input){ .remaining_kib = 1001, .now_kibs = 100, .steered_kibs = 50 }, &p);
+        assert_int_equal(p.now_s, 11);
+        assert_int_equal(p.governor_s, 0);
+        assert_int_equal(p.max_s, 0);
+        /* A whole rate read at the ceiling: max may do better. */
+        predict(&(prediction_input){ .remaining_kib = 1000, .whole_kibs = 100, .whole_capped = true }, &p);
+        assert_true(p.max_at_most);
+}
+
+/* Where the operation does not know yet, the newest report of the same kind on the same array does. */
+static void test_inputs_from_reports(void **state) {
+        op_report reports[3] = {
+                { .uuid = UUID1,
+                  .action = "recover",
+                  .whole_kibs = 90000,
+                  .steered_kibs = 7000,
+                  .started_usec = S(0),
+                  .ended_usec = S(600),
+                  .users_busy_usec = S(300) },
+                { .uuid = UUID1, .action = "check", .whole_kibs = 150000, .started_usec = S(0), .ended_usec = S(600) },
+                { .uuid = UUID2,
+                  .action = "recover",
+                  .whole_kibs = 50000,
+                  .steered_kibs = 3000,
+                  .started_usec = S(0),
+                  .ended_usec = S(600) },
+        };
+        report_book b = { .reports = reports, .n = 3, .cap = 3 };
+        md_array a = array();
+        prediction_input in;
+        op_tally t;
+
+        (void)state;
+        report_tally_start(&t, &a, S(0));
+        predict_input(&t, &b, UUID1, "recover", &in);
+        assert_int_equal(in.whole_kibs, 90000);
+        assert_int_equal(in.steered_kibs, 7000);
+        assert_true(in.busy_known);
+        assert_int_equal(in.busy_permille, 500);
+        predict_input(&t, &b, UUID1, "check", &in);
+        assert_int_equal(in.whole_kibs, 150000);
+        assert_int_equal(in.steered_kibs, 0);
+        assert_int_equal(in.busy_permille, 0);
+        predict_input(&t, &b, UUID1, "resync", &in);
+        assert_int_equal(in.whole_kibs, 0);
+        assert_false(in.busy_known);
+        /* The operation's own, once known, comes first. */
+        t.whole_kibs = 120000;
+        t.sampled_usec = S(120);
+        t.users_busy_usec = S(30);
+        predict_input(&t, &b, UUID1, "recover", &in);
+        assert_int_equal(in.whole_kibs, 120000);
+        assert_int_equal(in.busy_permille, 250);
+        assert_int_equal(in.steered_kibs, 7000);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_tally_whole_rate),
+                cmocka_unit_test(test_tally_steered_rate),
+                cmocka_unit_test(test_predict),
+                cmocka_unit_test(test_inputs_from_reports),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
