@@ -9,7 +9,7 @@ import {
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 
 import cockpit, { _ } from "./cockpit.js";
-import { describeError, formatBytes, formatSpeed, tunableLabel, tunableMeaning } from "./format.js";
+import { describeError, formatBytes, formatSpeed, predictionLines, tunableLabel, tunableMeaning } from "./format.js";
 
 // One stripe cache entry holds a 4 KiB page per member (md.rst, raid5.c).
 const STRIPE_ENTRY_BYTES = 4096;
@@ -123,6 +123,27 @@ const Situation = ({ array, profile, preview }) => {
     );
 };
 
+// When the running operation ends at the rate now, with the governor and
+// with max, from the rates mdboost has seen on this array.
+const Prediction = ({ array }) => {
+    const p = Object.fromEntries(Object.entries(array.Prediction || {}).map(([k, v]) => [k, v.v]));
+    const lines = predictionLines(p);
+    if (lines.length === 0)
+        return null;
+    return (
+        <>
+            <h4 className="mdb-section-title">{_("When it ends")}</h4>
+            <ul className="mdb-prediction">
+                {lines.map(l => <li key={l.key} data-key={l.key} data-known={l.known}>{l.text}</li>)}
+            </ul>
+            {p.busy_percent !== undefined &&
+                <p className="mdb-muted mdb-note">
+                    {cockpit.format(_("The array's users were busy $0 % of the time so far; the estimates assume the rest goes the same way."), p.busy_percent)}
+                </p>}
+        </>
+    );
+};
+
 export const BoostDialog = ({ client, path, array, profiles, budget, onClose }) => {
     const [profile, setProfile] = useState(array.Boosted && array.Profile ? array.Profile : "fast");
     const [preview, setPreview] = useState(null);
@@ -191,6 +212,7 @@ export const BoostDialog = ({ client, path, array, profiles, budget, onClose }) 
                 ))}
             </fieldset>
             <Situation array={array} profile={profile} preview={preview} />
+            <Prediction array={array} />
             <h4 className="mdb-section-title">{_("What will change")}</h4>
             {previewError && <ErrorAlert error={previewError} title={_("The service could not compute the changes")} />}
             {!preview && !previewError && <Spinner size="md" aria-label={_("Asking the service")} />}

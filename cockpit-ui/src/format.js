@@ -169,6 +169,49 @@ export function governorText(gov) {
     }
 }
 
+// The clock time @seconds from @now (ms since the epoch), as hours and minutes.
+export function clockAfter(seconds, now = Date.now()) {
+    return new Date(now + seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+// When the running operation ends (the Prediction property, values
+// unwrapped), three ways: at the rate now, with fast's governor at its
+// target, with max; each one a sentence, and "not known yet" with why
+// where the service has not seen the rate it rests on.
+export function predictionLines(p, now = Date.now()) {
+    if (!p || p.remaining_kib === undefined)
+        return [];
+    const when = (s) => cockpit.format(_("$0 (at $1)"), formatDuration(s), clockAfter(s, now));
+    const lines = [];
+    lines.push({
+        key: "now",
+        known: p.now_s > 0,
+        text: p.now_s > 0
+            ? cockpit.format(_("At the current rate ($0) it ends in $1."), formatSpeed(p.now_kibs), when(p.now_s))
+            : _("At the current rate: not known yet, md shows no rate."),
+    });
+    let governor;
+    if (p.governor_s > 0)
+        governor = cockpit.format(_("With fast's governor at its target: about $0, at $1 on average."), when(p.governor_s),
+                                  formatSpeed(p.governor_kibs));
+    else if (!p.max_s)
+        governor = _("With fast's governor at its target: not known yet, the rebuild has not had the disks to itself for a while.");
+    else if (p.busy_percent === undefined)
+        governor = _("With fast's governor at its target: not known yet, mdboost has not watched the array's users for a minute.");
+    else
+        governor = _("With fast's governor at its target: not known yet, the governor has not steered this array's busy users yet.");
+    lines.push({ key: "governor", known: p.governor_s > 0, text: governor });
+    lines.push({
+        key: "max",
+        known: p.max_s > 0,
+        text: p.max_s > 0
+            ? cockpit.format(p.max_at_most ? _("With max: about $0 or sooner, at $1 or more.") : _("With max: about $0, at $1."),
+                             when(p.max_s), formatSpeed(p.max_kibs))
+            : _("With max: not known yet, the rebuild has not had the disks to itself for 45 seconds."),
+    });
+    return lines;
+}
+
 // What a policy (the array's Policy property) does by itself when an
 // operation starts, in words: "Rebuilds: fast, users keep 80 % (this
 // array) · Checks: none (all arrays) · No redundancy left: max (all

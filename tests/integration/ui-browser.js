@@ -261,6 +261,14 @@ async function testBoostRestore(page) {
     check(await high.count() === 1 &&
           /A floor of 48\.8 MiB\/s is more than twice the 20 MiB\/s this rebuild reaches now/.test(await high.innerText()),
           `a floor far above the rebuild's speed is flagged (${await high.count() ? (await high.innerText()).replace(/\s+/g, " ") : "nothing"})`);
+    // When it ends: at md's rate now (20 MiB/s) a clock time; max and the governor not known yet, and why.
+    const when = dialog.locator(".mdb-prediction li");
+    check(await when.count() === 3, "the dialog says when the recovery ends three ways");
+    check(/^At the current rate \(20 MiB\/s\) it ends in .* \(at \d\d.\d\d.*\)\.$/.test(await when.nth(0).innerText()),
+          `at the current rate, with a clock time (${await when.nth(0).innerText()})`);
+    check(/^With max: not known yet/.test(await when.nth(2).innerText()) &&
+          await when.nth(2).getAttribute("data-known") === "false",
+          `max's time is not known yet, and says so (${await when.nth(2).innerText()})`);
     check(changes.every(([n, old]) => old === before[n]),
           "the dialog's old values are what the kernel files hold");
     check(changes.every(([n]) => readTunable(env.MDB_ROOT, n) === before[n]), "the dry run wrote nothing");
@@ -399,6 +407,7 @@ async function testIdleBoost(page) {
                       "the dialog says nothing is rebuilding");
     check((await dialog.locator(".mdb-idle-note").innerText()).includes("applies to the next resync, recovery or reshape"),
           "and that the boost applies to the next operation, ending with it");
+    check(await dialog.locator(".mdb-prediction").count() === 0, "with nothing running there is nothing to predict");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "detached" });
 

@@ -149,6 +149,29 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
     assert.match(fmt.governorText({ state: "free", users_share: 50, users_latency_ms: 40 }), /requests stay under 40 ms/);
 });
 
+test("predictionLines says when the operation ends three ways, and why one is not known yet", () => {
+    const now = new Date(2026, 11, 2, 10, 0, 0).getTime();
+    const p = { remaining_kib: 100 * 1048576, now_s: 3 * 3600, now_kibs: 9709, governor_s: 3600, governor_kibs: 29127,
+                max_s: 1800, max_kibs: 58254, max_at_most: false, busy_percent: 25 };
+    const lines = fmt.predictionLines(p, now);
+    assert.deepEqual(lines.map(l => l.key), ["now", "governor", "max"]);
+    assert.equal(lines[0].text, `At the current rate (9.48 MiB/s) it ends in 3 hours (at ${fmt.clockAfter(3 * 3600, now)}).`);
+    assert.equal(lines[1].text, `With fast's governor at its target: about 1 hour (at ${fmt.clockAfter(3600, now)}), at 28.4 MiB/s on average.`);
+    assert.equal(lines[2].text, `With max: about 30 minutes (at ${fmt.clockAfter(1800, now)}), at 56.9 MiB/s.`);
+    assert.ok(lines.every(l => l.known));
+    assert.match(fmt.clockAfter(1800, now), /10.30/);
+    assert.match(fmt.predictionLines({ ...p, max_at_most: true }, now)[2].text, /or sooner, at 56\.9 MiB\/s or more\.$/);
+    // What is not known yet says why.
+    const unknown = fmt.predictionLines({ remaining_kib: 1000, now_s: 0, governor_s: 0, max_s: 0 }, now);
+    assert.deepEqual(unknown.map(l => l.known), [false, false, false]);
+    assert.match(unknown[0].text, /not known yet, md shows no rate/);
+    assert.match(unknown[1].text, /not had the disks to itself/);
+    assert.match(unknown[2].text, /not had the disks to itself for 45 seconds/);
+    assert.match(fmt.predictionLines({ ...p, governor_s: 0, busy_percent: undefined }, now)[1].text, /not watched the array's users for a minute/);
+    assert.match(fmt.predictionLines({ ...p, governor_s: 0 }, now)[1].text, /has not steered this array's busy users yet/);
+    assert.deepEqual(fmt.predictionLines({}), []);
+});
+
 test("reportText tells an operation's report in words, from GetReports", () => {
     const r = {
         action: "recover", outcome: "finished", onto: "sdd", ended: 0, duration: 3 * 3600 + 12 * 60,
