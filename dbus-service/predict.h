@@ -8,10 +8,11 @@
  *
  * What is known comes from the operation's tally (report.h):
  *  - md's rate now: sync_speed, md's own average over about 30 s;
- *  - the rebuild's rate with the disks to itself ("whole"): sync_speed read
- *    after the users had been quiet for a whole averaging span; it is what
- *    max gets (max never yields to the users, so under load it keeps about
- *    that too). Read under a ceiling it reached, it is only a lower bound;
+ *  - the rebuild's rate with nothing holding it back ("whole"): sync_speed
+ *    read once md had been below its floor (where it applies no limit, as
+ *    under max) or the users quiet for a whole averaging span; it is what
+ *    max gets. Read with quiet users under a ceiling it reached, it is only
+ *    a lower bound;
  *  - the rate the governor kept while it steered busy users ("steered"),
  *    and how much of the time the users are busy.
  * The governor's rate is the steered rate while they are busy and the whole
@@ -28,7 +29,7 @@
 typedef struct prediction_input {
         uint64_t remaining_kib; /* what is left of the operation */
         uint64_t now_kibs;      /* md's sync_speed now, 0 unknown */
-        uint64_t whole_kibs;    /* the rate with the disks to itself, 0 unknown */
+        uint64_t whole_kibs;    /* the rate with nothing holding it back, 0 unknown */
         bool whole_capped;      /* read while md's ceiling held it: max may do better */
         uint64_t steered_kibs;  /* the rate the governor kept for busy users, 0 unknown */
         unsigned busy_permille; /* how much of the time the users were busy, 0..1000 */

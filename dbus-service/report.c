@@ -17,6 +17,8 @@
  * governor lifting its ceiling 10 s later, or steering) is the new one.
  */
 #define SETTLED_USEC (45ull * 1000000ull)
+/* md's averaging span itself: a rate read this long after it last changed is the new one. */
+#define MD_AVERAGE_USEC (30ull * 1000000ull)
 
 static void note_onto(op_tally *t, const md_array *a) {
         size_t len = 0;
@@ -48,22 +50,36 @@ void report_tally_start(op_tally *t, const md_array *a, uint64_t now_usec) {
         note_onto(t, a);
 }
 
-/* The rates the prediction rests on (predict.h), from a sample in which the users were @busy or not. */
+/*
+ * The rates the prediction rests on (predict.h), from a sample in which the
+ * users were @busy or not. The rebuild runs with nothing holding it back
+ * while md is below its floor (md_do_sync() then applies no limit at all,
+ * as under max, or fast before its fit) and while the users are quiet;
+ * once md's average has followed, its sync_speed is that rate.
+ */
 static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64_t dt, const tally_boost *boost,
                        bool busy) {
+        const md_tval *floor = &a->tunables[MD_T_SYNC_SPEED_MIN], *max = &a->tunables[MD_T_SYNC_SPEED_MAX];
         bool speed = a->sync_speed.kind == MD_V_NUMBER && a->sync_speed.value > 0;
 
         if (busy)
                 t->quiet_since_usec = 0;
         else if (!t->quiet_since_usec)
                 t->quiet_since_usec = now_usec - dt; /* quiet since the last sample */
-        if (!busy && speed && now_usec - t->quiet_since_usec >= SETTLED_USEC) {
-                const md_tval *max = &a->tunables[MD_T_SYNC_SPEED_MAX];
-
+        if (speed && md_tval_has_number(floor) && a->sync_speed.value < floor->value) {
+                if (!t->unbounded_since_usec)
+                        t->unbounded_since_usec = now_usec - dt;
+        } else
+                t->unbounded_since_usec = 0;
+        if (speed && t->unbounded_since_usec && now_usec - t->unbounded_since_usec >= MD_AVERAGE_USEC) {
+                t->whole_kibs = a->sync_speed.value;
+                t->whole_capped = false; /* below its floor md keeps no ceiling */
+        } else if (!busy && speed && now_usec - t->quiet_since_usec >= SETTLED_USEC) {
                 t->whole_kibs = a->sync_speed.value;
                 t->whole_capped = md_tval_has_number(max) && a->sync_speed.value * 10 >= max->value * 9;
         }
-        if (!busy || !boost || !boost->steering) {
+        /* Steering means busy users (the governor lifts after fast_ceiling_quiet_ms), whatever one sample says. */
+        if (!boost || !boost->steering) {
                 t->steering_since_usec = 0;
                 return;
         }

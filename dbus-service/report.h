@@ -35,12 +35,15 @@ typedef struct op_tally {
         uint64_t exposed_usec; /* time the array had no redundancy left */
         uint64_t users_kib;    /* what the users read and wrote on the md device */
         uint64_t users_busy_usec;
-        uint64_t users_alone_kibs;    /* what the governor learnt they get alone, 0 unknown */
-        uint64_t last_requests;       /* the md device's io_requests at the last sample */
-        uint64_t sampled_usec;        /* the time the samples cover */
-        uint64_t quiet_since_usec;    /* CLOCK_MONOTONIC time the users went quiet, 0 while busy or unknown */
-        uint64_t whole_kibs;          /* md's sync_speed once the users had been quiet for its averaging span */
-        bool whole_capped;            /* ... read at md's ceiling, so the disks may give more */
+        uint64_t users_alone_kibs;     /* what the governor learnt they get alone, 0 unknown */
+        uint64_t last_requests;        /* the md device's io_requests at the last sample */
+        uint64_t sampled_usec;         /* the time the samples cover */
+        uint64_t quiet_since_usec;     /* CLOCK_MONOTONIC time the users went quiet, 0 while busy or unknown */
+        uint64_t unbounded_since_usec; /* ... md went below its floor, where it applies no limit; 0 above it */
+        /* md's sync_speed once nothing held the rebuild back for md's averaging span: below its
+         * floor (as under max), or with the users quiet */
+        uint64_t whole_kibs;
+        bool whole_capped;            /* ... read at md's ceiling with quiet users, so the disks may give more */
         uint64_t steering_since_usec; /* CLOCK_MONOTONIC time the governor began steering busy users, 0 */
         uint64_t steered_kib;         /* md's sync_speed summed over the steered time, KiB/s * s */
         uint64_t steered_usec;        /* the time steered, once md's average had followed */
@@ -63,7 +66,7 @@ typedef struct op_report {
         uint64_t users_kib;
         uint64_t users_busy_usec;
         uint64_t users_alone_kibs;
-        uint64_t whole_kibs;   /* the rebuild's rate with the disks to itself, 0 unknown */
+        uint64_t whole_kibs;   /* the rebuild's rate with nothing holding it back, 0 unknown */
         bool whole_capped;     /* ... read at md's ceiling */
         uint64_t steered_kibs; /* the rate the governor kept for busy users, 0 unknown */
         /* How the boost ended: "automatically" (with the operation), "by-request" (Restore,

@@ -195,7 +195,7 @@ export function predictionLines(p, now = Date.now()) {
         governor = cockpit.format(_("With fast's governor at its target: about $0, at $1 on average."), when(p.governor_s),
                                   formatSpeed(p.governor_kibs));
     else if (!p.max_s)
-        governor = _("With fast's governor at its target: not known yet, the rebuild has not had the disks to itself for a while.");
+        governor = _("With fast's governor at its target: not known yet, the rebuild has not run unhindered for a while.");
     else if (p.busy_percent === undefined)
         governor = _("With fast's governor at its target: not known yet, mdboost has not watched the array's users for a minute.");
     else
@@ -207,7 +207,7 @@ export function predictionLines(p, now = Date.now()) {
         text: p.max_s > 0
             ? cockpit.format(p.max_at_most ? _("With max: about $0 or sooner, at $1 or more.") : _("With max: about $0, at $1."),
                              when(p.max_s), formatSpeed(p.max_kibs))
-            : _("With max: not known yet, the rebuild has not had the disks to itself for 45 seconds."),
+            : _("With max: not known yet, the rebuild has not run unhindered for half a minute (below its floor, or with the users quiet)."),
     });
     return lines;
 }

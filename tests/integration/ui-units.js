@@ -165,8 +165,8 @@ test("predictionLines says when the operation ends three ways, and why one is no
     const unknown = fmt.predictionLines({ remaining_kib: 1000, now_s: 0, governor_s: 0, max_s: 0 }, now);
     assert.deepEqual(unknown.map(l => l.known), [false, false, false]);
     assert.match(unknown[0].text, /not known yet, md shows no rate/);
-    assert.match(unknown[1].text, /not had the disks to itself/);
-    assert.match(unknown[2].text, /not had the disks to itself for 45 seconds/);
+    assert.match(unknown[1].text, /has not run unhindered for a while/);
+    assert.match(unknown[2].text, /has not run unhindered for half a minute \(below its floor, or with the users quiet\)/);
     assert.match(fmt.predictionLines({ ...p, governor_s: 0, busy_percent: undefined }, now)[1].text, /not watched the array's users for a minute/);
     assert.match(fmt.predictionLines({ ...p, governor_s: 0 }, now)[1].text, /has not steered this array's busy users yet/);
     assert.deepEqual(fmt.predictionLines({}), []);

@@ -75,6 +75,32 @@ static void test_tally_whole_rate(void **state) {
         assert_int_equal(t.sampled_usec, S(now - 100));
 }
 
+/* Below its floor md applies no limit, as under max: after md's averaging span that is max's rate, users or not. */
+static void test_tally_unbounded_rate(void **state) {
+        md_array a = array();
+        op_tally t;
+        uint64_t now = 100;
+
+        (void)state;
+        a.tunables[MD_T_SYNC_SPEED_MIN] = (md_tval){ .kind = MD_V_LOCAL, .value = 50000 };
+        report_tally_start(&t, &a, S(now));
+        for (int i = 0; i < 29; i++) {
+                advance(&a, 1, 8192, 20000);
+                report_tally_sample(&t, &a, S(++now), NULL, false);
+        }
+        assert_int_equal(t.whole_kibs, 0);
+        advance(&a, 1, 8192, 21000);
+        report_tally_sample(&t, &a, S(++now), NULL, false);
+        assert_int_equal(t.whole_kibs, 21000);
+        assert_false(t.whole_capped);
+        /* Above the floor md may yield again: the wait starts anew. */
+        a.tunables[MD_T_SYNC_SPEED_MIN] = (md_tval){ .kind = MD_V_LOCAL, .value = 5000 };
+        advance(&a, 1, 8192, 19000);
+        report_tally_sample(&t, &a, S(++now), NULL, false);
+        assert_int_equal(t.unbounded_since_usec, 0);
+        assert_int_equal(t.whole_kibs, 21000);
+}
+
 /* The governor's rate for busy users counts once md's average has followed its steering. */
 static void test_tally_steered_rate(void **state) {
         tally_boost steering = { .profile = "fast", .steering = true }, free = { .profile = "fast" };
@@ -94,6 +120,10 @@ static void test_tally_steered_rate(void **state) {
                 report_tally_sample(&t, &a, S(++now), &steering, false);
         }
         assert_int_equal(report_tally_steered_kibs(&t), 6000);
+        /* A second in which md's burst kept the users out is still steering. */
+        advance(&a, 1, 0, 6000);
+        report_tally_sample(&t, &a, S(++now), &steering, false);
+        assert_int_equal(t.steered_usec, S(11));
         /* Not steering (users quiet, or the governor lifted): not counted, and the wait starts again. */
         advance(&a, 1, 8192, 90000);
         report_tally_sample(&t, &a, S(++now), &free, false);
@@ -191,9 +221,8 @@ static void test_inputs_from_reports(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_tally_whole_rate),
-                cmocka_unit_test(test_tally_steered_rate),
-                cmocka_unit_test(test_predict),
+                cmocka_unit_test(test_tally_whole_rate),    cmocka_unit_test(test_tally_unbounded_rate),
+                cmocka_unit_test(test_tally_steered_rate),  cmocka_unit_test(test_predict),
                 cmocka_unit_test(test_inputs_from_reports),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
