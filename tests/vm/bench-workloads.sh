@@ -25,16 +25,21 @@
 # read_ahead_kb 32768), fixed floors of 10, 25, 50 and 100 % of the limit
 # (md0's sync_speed_min, the limit measured at md's defaults), and
 # mdboost's fast (its governor keeps the users 50 %; fast@25 and fast@80
-# give it 25 and 80 % with the users_share option) and max. BENCH_RECIPES
-# picks some of them. md's absolute limits are divided by SCALE, as the disk's rates are
+# give it 25 and 80 % with the users_share option; fast@50ms keeps their
+# requests under 50 ms at the 99th percentile with users_latency_ms, the
+# bound given for the real disk, so times SCALE in the VM) and max.
+# BENCH_RECIPES picks some of them. md's absolute limits are divided by SCALE, as the disk's rates are
 # (docs/disk-model.md): the defaults are 1000/SCALE and 200000/SCALE KiB/s,
 # the forum's 50000 is 50000/SCALE.
 #
 # Results are tab-separated lines:
 #   kernel KVER
 #   limit REBUILD_KiB/s
-#   result WORKLOAD RECIPE REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us
-# rates and latencies as measured in the VM. Each run: a fresh recovery of
+#   result WORKLOAD RECIPE REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us PREDICTED_KiB/s
+# rates and latencies as measured in the VM. PREDICTED is the rate the
+# service's Prediction gave for the recipe at the end of the window (max's
+# for max, the governor's for fast, md's rate now for the others; 0 when it
+# did not know it yet), to set beside the rate measured over the window. Each run: a fresh recovery of
 # the last member, the recipe, the users from then on, and WINDOW seconds of
 # measurement after 5 s (after 100 s for fast: its floor is fitted once md's
 # 30 s average has settled under the boost, then the governor learns what
@@ -49,7 +54,7 @@ scale=${2:?SCALE}
 shift 2
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(seq1 seq8 rand32 write bursty)
-read -r -a recipes <<<"${BENCH_RECIPES:-frozen defaults forum forum+cache floor10 floor25 floor50 floor100 fast fast@25 fast@80 max}"
+read -r -a recipes <<<"${BENCH_RECIPES:-frozen defaults forum forum+cache floor10 floor25 floor50 floor100 fast fast@25 fast@80 fast@50ms max}"
 
 bench_setup
 
@@ -65,8 +70,26 @@ recipe() {
 		;;
 	floor*) echo $((limit * ${1#floor} / 100)) >/sys/block/$md/md/sync_speed_min ;;
 	fast | max) bench_boost "$1" 0 ;;
+	fast@*ms)
+		local ms=${1#fast@}
+		bench_boost fast 1 users_latency_ms u $((${ms%ms} * scale))
+		;;
 	fast@*) bench_boost fast 1 users_share u "${1#fast@}" ;;
 	esac
+}
+
+# predicted RECIPE: the rate the service's Prediction gives for the recipe in
+# place now, KiB/s; 0 when it does not know it.
+predicted() {
+	local key=now_kibs
+	case "$1" in
+	max) key=max_kibs ;;
+	fast*) key=governor_kibs ;;
+	frozen) echo 0; return ;;
+	esac
+	busctl --address="$MDB_ADDRESS" --json=short get-property org.mdboost.MdBoost1 \
+		/org/mdboost/MdBoost1/arrays/$md org.mdboost.MdBoost1.Array Prediction 2>/dev/null |
+		jq -r ".data.$key.data // 0" 2>/dev/null || echo 0
 }
 
 undo() {
@@ -93,9 +116,9 @@ users() {
 	users_pid=$!
 }
 
-# run WORKLOAD RECIPE: prints "REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us".
+# run WORKLOAD RECIPE: prints "REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us PREDICTED_KiB/s".
 run() {
-	local workload=$1 name=$2 pre=5 p0 p1 t0 t1 stats='0 0 0'
+	local workload=$1 name=$2 pre=5 p0 p1 t0 t1 stats='0 0 0' pred
 	case $name in fast*) pre=100 ;; esac
 	bench_defaults "$scale"
 	bench_start_recovery || { echo "no recovery started" >&2; return 1; }
@@ -106,6 +129,7 @@ run() {
 	p0=$(bench_pos); t0=$EPOCHREALTIME
 	sleep "$window"
 	p1=$(bench_pos); t1=$EPOCHREALTIME
+	pred=$(predicted "$name")
 	# Frozen, /proc/mdstat may show no position at all: the rebuild made none.
 	[ "$name" = frozen ] && p0=0 p1=0
 	if [ -n "$users_pid" ]; then
@@ -118,8 +142,8 @@ run() {
 		echo "the recovery ended inside the window; use larger disks" >&2
 		return 1
 	fi
-	awk -v p0="$p0" -v p1="$p1" -v t0="$t0" -v t1="$t1" -v s="$stats" \
-		'BEGIN { split(s, u, " "); printf "%.0f\t%.0f\t%.1f\t%.0f\n", (p1 - p0) / (t1 - t0), u[1], u[2], u[3] }'
+	awk -v p0="$p0" -v p1="$p1" -v t0="$t0" -v t1="$t1" -v s="$stats" -v pr="${pred:-0}" \
+		'BEGIN { split(s, u, " "); printf "%.0f\t%.0f\t%.1f\t%.0f\t%.0f\n", (p1 - p0) / (t1 - t0), u[1], u[2], u[3], pr }'
 }
 
 printf 'kernel\t%s\n' "$(uname -r)"
