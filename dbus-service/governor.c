@@ -158,30 +158,39 @@ uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint
 }
 
 bool governor_next_level(uint64_t latency_us, unsigned bound_ms, uint64_t low, uint64_t high, uint64_t depth_high,
-                         uint64_t *rate, uint64_t *depth) {
-        uint64_t bound_us = (uint64_t)bound_ms * 1000, r = *rate, d = *depth;
+                         uint64_t yield_rate, governor_rung *rung) {
+        uint64_t bound_us = (uint64_t)bound_ms * 1000;
+        governor_rung r = *rung;
 
+        if (!depth_high)
+                r.pacing = true; /* no sync_io_depth: pacing is the only lever */
         /*
-         * A ladder, one rung a step: from the whole disks down, fewer of the
-         * rebuild's requests in flight while the users are busy (md queues
-         * them on the members ahead of the users'), then a lower rate; back
-         * up in the opposite order.
+         * One rung a step. Down: less pacing, then fewer of the rebuild's
+         * requests queued ahead of the users' on the members, then a lower
+         * ceiling. Up: the same way back, then pacing beyond what md's own
+         * yielding gave.
          */
         if (latency_us * 100 > bound_us * (100 + BAND_PERCENT)) {
-                if (d > 1)
-                        d /= 2;
-                else
-                        r = clamp(r - r * 3 / 10, low, high);
+                if (r.pacing && depth_high && r.rate - r.rate * 3 / 10 <= yield_rate) {
+                        r = (governor_rung){ .rate = high, .depth = depth_high };
+                } else if (r.pacing || r.depth <= 1) {
+                        r.rate = clamp(r.rate - r.rate * 3 / 10, low, high);
+                } else {
+                        r.depth /= 2;
+                }
         } else if (latency_us * 100 < bound_us * (100 - BAND_PERCENT)) {
-                if (r < high)
-                        r = clamp(r + r / 5 + 500, low, high);
-                else if (d && d < depth_high)
-                        d = d * 2 < depth_high ? d * 2 : depth_high;
+                if (r.pacing || r.rate < high) {
+                        r.rate = clamp(r.rate + r.rate / 5 + 500, low, high);
+                } else if (r.depth < depth_high) {
+                        r.depth = r.depth * 2 < depth_high ? r.depth * 2 : depth_high;
+                } else {
+                        r.pacing = true;
+                        r.rate = clamp(yield_rate + yield_rate / 5 + 500, low, high);
+                }
         }
-        if (r == *rate && d == *depth)
+        if (r.rate == rung->rate && r.depth == rung->depth && r.pacing == rung->pacing)
                 return false;
-        *rate = r;
-        *depth = d;
+        *rung = r;
         return true;
 }
 
@@ -278,16 +287,16 @@ static uint64_t depth_high(const md_array *a, const journal_entry *e) {
 }
 
 /*
- * STEER towards a latency bound to @rate and @depth. Where md has
- * sync_io_depth the floor stays at the held rate: md bounds the rebuild's
- * requests in flight while the users are busy only between floor and
- * ceiling, and the ceiling is @rate. Before 6.16 floor and ceiling are
- * @rate, as for a share.
+ * STEER towards a latency bound to @rate and @depth. Yielding, the floor
+ * stays at the held rate: md bounds the rebuild's requests in flight while
+ * the users are busy only between floor and ceiling, and the ceiling is
+ * @rate. Pacing (and always before 6.16) floor and ceiling are @rate, as for
+ * a share; the depth stays as it is.
  */
 static void steer_bound(const md_array *a, const journal_entry *e, const governor_clock *clock, unsigned bound_ms,
                         uint64_t rate, uint64_t depth, governor_decision *d) {
         set_rate(a, e, GOVERNOR_STEER, rate, d);
-        if (depth) {
+        if (depth && !clock->pacing) {
                 d->floor = (md_tval){ .kind = MD_V_LOCAL, .value = held_rate(e) };
                 d->depth = (md_tval){ .kind = MD_V_LOCAL, .value = depth };
                 d->replaced_depth = a->tunables[MD_T_SYNC_IO_DEPTH];
@@ -362,7 +371,8 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
  */
 static void step_bound(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                        uint64_t now, bool busy, unsigned bound_ms, uint64_t high, governor_decision *d) {
-        uint64_t dh = depth_high(a, e), rate, depth;
+        uint64_t dh = depth_high(a, e), yield_rate;
+        governor_rung rung;
 
         switch (e->fit) {
         case GOVERNOR_FREE:
@@ -399,6 +409,11 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                         clock->depth = dh && md_tval_has_number(&a->tunables[MD_T_SYNC_IO_DEPTH])
                                                ? a->tunables[MD_T_SYNC_IO_DEPTH].value
                                                : dh;
+                        /* Floor and ceiling at one rate above the original floor: pacing. */
+                        clock->pacing = !dh || (journal_tval_equal(&a->tunables[MD_T_SYNC_SPEED_MIN],
+                                                                   &a->tunables[MD_T_SYNC_SPEED_MAX]) &&
+                                                md_tval_has_number(&a->tunables[MD_T_SYNC_SPEED_MIN]) &&
+                                                a->tunables[MD_T_SYNC_SPEED_MIN].value > held_rate(e));
                         span_start(a, clock, now);
                         return;
                 }
@@ -409,13 +424,17 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                 span_start(a, clock, now);
                 if (clock->latency_us == 0)
                         return; /* too few requests in the step to judge */
-                rate = clamp(clock->rate_kibs ? clock->rate_kibs : high, held_rate(e), high);
-                depth = dh ? (clock->depth ? clock->depth : dh) : 0;
-                if (!governor_next_level(clock->latency_us, bound_ms, held_rate(e), high, dh, &rate, &depth))
+                rung = (governor_rung){ .rate = clamp(clock->rate_kibs ? clock->rate_kibs : high, held_rate(e), high),
+                                        .depth = dh ? (clock->depth ? clock->depth : dh) : 0,
+                                        .pacing = clock->pacing };
+                /* What md reached by yielding: its own average now, when that is where the rung is. */
+                yield_rate = a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value : held_rate(e);
+                if (!governor_next_level(clock->latency_us, bound_ms, held_rate(e), high, dh, yield_rate, &rung))
                         return;
-                clock->rate_kibs = rate;
-                clock->depth = depth;
-                steer_bound(a, e, clock, bound_ms, rate, depth, d);
+                clock->rate_kibs = rung.rate;
+                clock->depth = rung.depth;
+                clock->pacing = rung.pacing;
+                steer_bound(a, e, clock, bound_ms, rung.rate, rung.depth, d);
                 return;
         default:
                 return;
@@ -576,7 +595,7 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                 snprintf(keep, sizeof(keep), "their requests' 99th percentile stays under %u ms", bound_ms);
         else
                 snprintf(keep, sizeof(keep), "they keep %u %% of what they get alone", share);
-        if (depth)
+        if (depth && !(clock && clock->pacing))
                 snprintf(depth_text, sizeof(depth_text), ", with at most %" PRIu64 " of its requests in flight", depth);
         switch (st) {
         case GOVERNOR_FITTING:

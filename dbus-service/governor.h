@@ -98,6 +98,7 @@ typedef struct governor_clock {
         uint64_t span_wait_ms;   /* io_wait_ms then */
         uint64_t latency_us;     /* the users' 99th percentile as estimated over the last step, µs; 0 before */
         uint64_t depth;          /* the sync_io_depth last steered to; 0 before */
+        bool pacing;             /* a latency bound's rung is floor and ceiling at rate_kibs (see governor_rung) */
 } governor_clock;
 
 typedef enum governor_action {
@@ -154,16 +155,34 @@ unsigned governor_bound_ms(const profile_settings *s, const struct journal_entry
 uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms);
 
 /*
+ * A rung of the ladder a latency bound climbs. Where md has sync_io_depth
+ * (6.16+) there are two regimes. Yielding: the floor stays at the original
+ * and md makes way for the users itself, keeping at most @depth of its
+ * requests in flight while it sees them, under a ceiling of @rate. Pacing
+ * (@pacing): floor and ceiling at @rate, which md keeps to exactly, as for
+ * a share. Yielding with md's own depth and the boost's ceiling is what md's
+ * defaults give; pacing above the rate md reached that way gives the rebuild
+ * more. Before 6.16 (@depth 0) every rung paces.
+ */
+typedef struct governor_rung {
+        uint64_t rate;
+        uint64_t depth;
+        bool pacing;
+} governor_rung;
+
+/*
  * One step towards a latency bound: @latency_us estimated against @bound_ms.
- * Past the bound by more than the band the rebuild gives way: @depth halves
- * while above 1 (0: the kernel has no sync_io_depth), then @rate comes down
- * by 30 %; under it by more than the band it takes back in the opposite
- * order: @rate up by a fifth to @high, then @depth doubles up to
- * @depth_high. The rate stays within [@low, @high]. True when anything
- * moved.
+ * Past the bound by more than the band the rebuild gives way one rung:
+ * pacing, the rate comes down by 30 %, and once it is no more than
+ * @yield_rate (the rate md reached yielding) md yields again with its own
+ * depth; yielding, @depth halves down to 1, then the ceiling comes down by
+ * 30 %. Under the bound by more than the band it climbs back the same way:
+ * the ceiling up by a fifth to @high, the depth doubled up to @depth_high,
+ * then pacing from a fifth above @yield_rate up to @high. Rates stay within
+ * [@low, @high]. True when the rung changed.
  */
 bool governor_next_level(uint64_t latency_us, unsigned bound_ms, uint64_t low, uint64_t high, uint64_t depth_high,
-                         uint64_t *rate, uint64_t *depth);
+                         uint64_t yield_rate, governor_rung *rung);
 
 /*
  * The state a Boost leaves: FITTING when it writes a `fast` floor of its own

@@ -14,7 +14,7 @@ const RULES = [
     ["check", _("When a check or repair starts")],
     ["escalate", _("While a rebuild it boosts runs with no redundancy left")],
 ];
-const CHOICES = ["none", "fast", "fast:80", "fast:25", "max"];
+const CHOICES = ["none", "fast", "fast:80", "fast:25", "fast:50ms", "max"];
 
 export const PolicyDialog = ({ client, array, defaults, onClose }) => {
     const policy = array.Policy || {};

@@ -433,7 +433,7 @@ static void test_steering_after_restart(void **state) {
 static void test_latency_ladder(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
         journal_entry e = {};
-        uint64_t rate, depth;
+        governor_rung r;
 
         (void)state;
         /* 100 requests taking 2 s in all: 20 ms each on average, 40 ms at the 99th percentile. */
@@ -451,45 +451,62 @@ static void test_latency_ladder(void **state) {
         e.users_latency_ms = 20;
         assert_int_equal(governor_bound_ms(&s, &e), 20);
 
-        /* Past the bound: the depth halves first, down to 1 ... */
-        rate = 200000, depth = 32;
-        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, &rate, &depth));
-        assert_int_equal(depth, 16);
-        assert_int_equal(rate, 200000);
-        depth = 1;
-        /* ... then the rate comes down by 30 %, never below the held rate. */
-        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, &rate, &depth));
-        assert_int_equal(rate, 140000);
-        assert_int_equal(depth, 1);
-        rate = 1100;
-        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, &rate, &depth));
-        assert_int_equal(rate, 1000);
-        assert_false(governor_next_level(60000, 40, 1000, 200000, 32, &rate, &depth));
+        /* Yielding with md's depth, past the bound: the depth halves first, down to 1 ... */
+        r = (governor_rung){ .rate = 200000, .depth = 32 };
+        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, 5000, &r));
+        assert_int_equal(r.depth, 16);
+        assert_int_equal(r.rate, 200000);
+        assert_false(r.pacing);
+        r.depth = 1;
+        /* ... then the ceiling comes down by 30 %, never below the held rate. */
+        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, 5000, &r));
+        assert_int_equal(r.rate, 140000);
+        assert_int_equal(r.depth, 1);
+        r.rate = 1100;
+        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, 5000, &r));
+        assert_int_equal(r.rate, 1000);
+        assert_false(governor_next_level(60000, 40, 1000, 200000, 32, 5000, &r));
         /* Within 10 % of the bound: nothing moves. */
-        rate = 5000;
-        assert_false(governor_next_level(43000, 40, 1000, 200000, 32, &rate, &depth));
-        assert_false(governor_next_level(37000, 40, 1000, 200000, 32, &rate, &depth));
-        /* Under it: the rate goes up first, to the ceiling ... */
-        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, &rate, &depth));
-        assert_int_equal(rate, 6500);
-        assert_int_equal(depth, 1);
-        rate = 190000;
-        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, &rate, &depth));
-        assert_int_equal(rate, 200000);
-        /* ... then the depth doubles, up to what md had. */
-        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, &rate, &depth));
-        assert_int_equal(depth, 2);
-        depth = 24;
-        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, &rate, &depth));
-        assert_int_equal(depth, 32);
-        assert_false(governor_next_level(20000, 40, 1000, 200000, 32, &rate, &depth));
-        /* Without sync_io_depth (depth 0) only the rate moves. */
-        rate = 10000, depth = 0;
-        assert_true(governor_next_level(60000, 40, 1000, 200000, 0, &rate, &depth));
-        assert_int_equal(rate, 7000);
-        assert_int_equal(depth, 0);
-        rate = 200000;
-        assert_false(governor_next_level(20000, 40, 1000, 200000, 0, &rate, &depth));
+        r.rate = 5000;
+        assert_false(governor_next_level(43000, 40, 1000, 200000, 32, 5000, &r));
+        assert_false(governor_next_level(37000, 40, 1000, 200000, 32, 5000, &r));
+        /* Under it: the ceiling goes up first, to the boost's ... */
+        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, 5000, &r));
+        assert_int_equal(r.rate, 6500);
+        assert_int_equal(r.depth, 1);
+        r.rate = 190000;
+        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, 5000, &r));
+        assert_int_equal(r.rate, 200000);
+        /* ... then the depth doubles, up to md's ... */
+        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, 5000, &r));
+        assert_int_equal(r.depth, 2);
+        r.depth = 24;
+        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, 5000, &r));
+        assert_int_equal(r.depth, 32);
+        assert_false(r.pacing);
+        /* ... then it paces, from a fifth above what md reached yielding (5000 KiB/s). */
+        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, 5000, &r));
+        assert_true(r.pacing);
+        assert_int_equal(r.rate, 6500);
+        assert_int_equal(r.depth, 32);
+        assert_true(governor_next_level(20000, 40, 1000, 200000, 32, 5000, &r));
+        assert_int_equal(r.rate, 8300);
+        /* Pacing, past the bound: the rate comes down, and back to yielding once no faster than md's own. */
+        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, 5000, &r));
+        assert_int_equal(r.rate, 5810);
+        assert_true(r.pacing);
+        assert_true(governor_next_level(60000, 40, 1000, 200000, 32, 5000, &r));
+        assert_false(r.pacing);
+        assert_int_equal(r.rate, 200000);
+        assert_int_equal(r.depth, 32);
+        /* Without sync_io_depth (0) every rung paces and only the rate moves. */
+        r = (governor_rung){ .rate = 10000 };
+        assert_true(governor_next_level(60000, 40, 1000, 200000, 0, 0, &r));
+        assert_int_equal(r.rate, 7000);
+        assert_int_equal(r.depth, 0);
+        assert_true(r.pacing);
+        r.rate = 200000;
+        assert_false(governor_next_level(20000, 40, 1000, 200000, 0, 0, &r));
 }
 
 /* One poll at @t seconds: the users completed @iops requests a second, each taking @ms, moving 4 KiB each. */
@@ -555,13 +572,22 @@ static void test_bound_with_depth(void **state) {
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.depth.value, 32);
         apply(&a, &e, &d);
-        /* Too few requests in a step to judge: nothing moves. */
+        /* Still well under at md's own depth: it paces, floor and ceiling a fifth above md's 20000 KiB/s. */
         for (t = 22; t <= 26; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 24500);
+        assert_int_equal(d.floor.value, 24500);
+        assert_false(governor_writes_depth(&d));
+        apply(&a, &e, &d);
+        assert_true(clock.pacing);
+        /* Too few requests in a step to judge: nothing moves. */
+        for (t = 27; t <= 31; t++)
                 poll_io(&s, &a, &e, &clock, &last, t, 1, 500, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
         /* An administrator's sync_io_depth ends the following. */
         a.tunables[MD_T_SYNC_IO_DEPTH] = loc(4);
-        poll_io(&s, &a, &e, &clock, &last, 27, 50, 30, &d);
+        poll_io(&s, &a, &e, &clock, &last, 32, 50, 30, &d);
         assert_int_equal(d.action, GOVERNOR_STOP);
         assert_int_equal(d.next, GOVERNOR_DONE);
 }

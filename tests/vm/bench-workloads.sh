@@ -25,9 +25,10 @@
 # read_ahead_kb 32768), fixed floors of 10, 25, 50 and 100 % of the limit
 # (md0's sync_speed_min, the limit measured at md's defaults), and
 # mdboost's fast (its governor keeps the users 50 %; fast@25 and fast@80
-# give it 25 and 80 % with the users_share option; fast@50ms keeps their
-# requests under 50 ms at the 99th percentile with users_latency_ms, the
-# bound given for the real disk, so times SCALE in the VM) and max.
+# give it 25 and 80 % with the users_share option; fast@50ms and
+# fast@100ms keep their requests under 50 and 100 ms at the 99th percentile
+# with users_latency_ms, the bound given for the real disk, so times SCALE in
+# the VM) and max.
 # BENCH_RECIPES picks some of them. md's absolute limits are divided by SCALE, as the disk's rates are
 # (docs/disk-model.md): the defaults are 1000/SCALE and 200000/SCALE KiB/s,
 # the forum's 50000 is 50000/SCALE.
@@ -54,7 +55,7 @@ scale=${2:?SCALE}
 shift 2
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(seq1 seq8 rand32 write bursty)
-read -r -a recipes <<<"${BENCH_RECIPES:-frozen defaults forum forum+cache floor10 floor25 floor50 floor100 fast fast@25 fast@80 fast@50ms max}"
+read -r -a recipes <<<"${BENCH_RECIPES:-frozen defaults forum forum+cache floor10 floor25 floor50 floor100 fast fast@25 fast@80 fast@50ms fast@100ms max}"
 
 bench_setup
 
