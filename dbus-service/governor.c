@@ -414,6 +414,7 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                                                                    &a->tunables[MD_T_SYNC_SPEED_MAX]) &&
                                                 md_tval_has_number(&a->tunables[MD_T_SYNC_SPEED_MIN]) &&
                                                 a->tunables[MD_T_SYNC_SPEED_MIN].value > held_rate(e));
+                        clock->yield_kibs = 0; /* not known: pacing comes down by rate alone */
                         span_start(a, clock, now);
                         return;
                 }
@@ -427,10 +428,18 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                 rung = (governor_rung){ .rate = clamp(clock->rate_kibs ? clock->rate_kibs : high, held_rate(e), high),
                                         .depth = dh ? (clock->depth ? clock->depth : dh) : 0,
                                         .pacing = clock->pacing };
-                /* What md reached by yielding: its own average now, when that is where the rung is. */
-                yield_rate = a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value : held_rate(e);
+                /*
+                 * What md reached by yielding: its own average now while the
+                 * rung yields; while it paces, md keeps to the paced rate, so
+                 * the one kept when pacing began.
+                 */
+                yield_rate = clock->pacing                       ? clock->yield_kibs
+                             : a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value
+                                                                 : held_rate(e);
                 if (!governor_next_level(clock->latency_us, bound_ms, held_rate(e), high, dh, yield_rate, &rung))
                         return;
+                if (rung.pacing && !clock->pacing)
+                        clock->yield_kibs = yield_rate;
                 clock->rate_kibs = rung.rate;
                 clock->depth = rung.depth;
                 clock->pacing = rung.pacing;

@@ -99,6 +99,7 @@ typedef struct governor_clock {
         uint64_t latency_us;     /* the users' 99th percentile as estimated over the last step, µs; 0 before */
         uint64_t depth;          /* the sync_io_depth last steered to; 0 before */
         bool pacing;             /* a latency bound's rung is floor and ceiling at rate_kibs (see governor_rung) */
+        uint64_t yield_kibs;     /* md's rate when the rung last went from yielding to pacing, KiB/s */
 } governor_clock;
 
 typedef enum governor_action {

@@ -581,13 +581,45 @@ static void test_bound_with_depth(void **state) {
         assert_false(governor_writes_depth(&d));
         apply(&a, &e, &d);
         assert_true(clock.pacing);
-        /* Too few requests in a step to judge: nothing moves. */
+        assert_int_equal(clock.yield_kibs, 20000);
+        /* Under the bound, pacing climbs: a fifth (and 500) a step. md keeps to the paced rate. */
+        a.sync_speed = num(24500);
         for (t = 27; t <= 31; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 29900);
+        apply(&a, &e, &d);
+        a.sync_speed = num(29900);
+        for (t = 32; t <= 36; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
+        assert_int_equal(d.value.value, 36380);
+        apply(&a, &e, &d);
+        /* Past it: down by 30 % while that stays above what md reached yielding ... */
+        a.sync_speed = num(36380);
+        for (t = 37; t <= 41; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 30, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 25466);
+        assert_int_equal(d.floor.value, 25466);
+        assert_true(clock.pacing);
+        apply(&a, &e, &d);
+        /* ... then back to md's yielding at its own depth under the boost's ceiling. */
+        a.sync_speed = num(25466);
+        for (t = 42; t <= 46; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 30, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 200000);
+        assert_int_equal(d.floor.value, 1000);
+        assert_int_equal(d.depth.value, 32);
+        assert_false(clock.pacing);
+        apply(&a, &e, &d);
+        /* Too few requests in a step to judge: nothing moves. */
+        for (t = 47; t <= 51; t++)
                 poll_io(&s, &a, &e, &clock, &last, t, 1, 500, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
         /* An administrator's sync_io_depth ends the following. */
         a.tunables[MD_T_SYNC_IO_DEPTH] = loc(4);
-        poll_io(&s, &a, &e, &clock, &last, 32, 50, 30, &d);
+        poll_io(&s, &a, &e, &clock, &last, 52, 50, 30, &d);
         assert_int_equal(d.action, GOVERNOR_STOP);
         assert_int_equal(d.next, GOVERNOR_DONE);
 }
