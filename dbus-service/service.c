@@ -567,7 +567,15 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
                 chs[i] = (change){ .name = md_tunable_get(t)->name };
                 /* The value the kernel has now: the boost's own, as the governor checked. */
                 tval_text(d->action == GOVERNOR_FIT ? &e->written[t] : &a->tunables[t], chs[i].old, sizeof(chs[i].old));
-                (void)md_tunable_restore_text(t, value, texts[i], sizeof(texts[i])); /* a number or "system" */
+                /* A number or "system"; a decision without a value for a tunable it writes writes nothing. */
+                if (md_tunable_restore_text(t, value, texts[i], sizeof(texts[i])) < 0) {
+                        log_warning("%s: the governor has no value to write to %s; it stops and the limits stay as "
+                                    "they are",
+                                    a->name, chs[i].name);
+                        *e = saved;
+                        e->fit = GOVERNOR_DONE;
+                        return true;
+                }
                 snprintf(chs[i].new_text, sizeof(chs[i].new_text), "%s", texts[i]);
                 if (e->originals[t].kind == MD_V_ABSENT)
                         e->originals[t] = a->tunables[t];

@@ -237,6 +237,7 @@ static void test_govern_second_write_fails(void **state) {
         d = (governor_decision){ .action = GOVERNOR_LEARN,
                                  .next = GOVERNOR_LEARNING,
                                  .value = { .kind = MD_V_LOCAL, .value = 1000 },
+                                 .floor = { .kind = MD_V_LOCAL, .value = 1000 },
                                  .replaced = a->tunables[MD_T_SYNC_SPEED_MAX],
                                  .replaced_floor = a->tunables[MD_T_SYNC_SPEED_MIN],
                                  .lift = a->tunables[MD_T_SYNC_SPEED_MAX] };
@@ -254,6 +255,35 @@ static void test_govern_second_write_fails(void **state) {
         journal_free(&j);
         /* Restore still finds everything the boost's own. */
         unsetenv("MDBOOST_FAKEKERNEL_FAIL");
+        assert_int_equal(service_restore(&s->c, "md0", NULL, &res), 0);
+        assert_untouched(s);
+}
+
+/* A decision that lacks a value for a tunable it writes writes nothing and ends the following. */
+static void test_govern_without_value(void **state) {
+        svc *s = *state;
+        governor_decision d;
+        const md_array *a;
+        journal_entry *e;
+        op_result res;
+
+        assert_int_equal(boost(s, "md0", "fast", NULL, &res), 0);
+        assert_int_equal(service_refresh(&s->c), 0);
+        a = md_array_set_find(&s->c.arrays, "md0");
+        e = journal_find(&s->c.journal, UUID);
+        assert_non_null(a);
+        assert_non_null(e);
+        e->fit = GOVERNOR_FREE;
+        d = (governor_decision){ .action = GOVERNOR_STEER,
+                                 .next = GOVERNOR_STEERING,
+                                 .value = { .kind = MD_V_LOCAL, .value = 3000 },
+                                 .replaced = a->tunables[MD_T_SYNC_SPEED_MAX],
+                                 .replaced_floor = a->tunables[MD_T_SYNC_SPEED_MIN] };
+        assert_true(service_govern(&s->c, a, e, &d));
+        assert_int_equal(e->fit, GOVERNOR_DONE);
+        assert_file(s, MD0 "sync_speed_min", "50000 (local)\n");
+        assert_file(s, MD0 "sync_speed_max", "200000 (local)\n");
+        assert_int_equal(e->written[MD_T_SYNC_SPEED_MIN].value, 50000);
         assert_int_equal(service_restore(&s->c, "md0", NULL, &res), 0);
         assert_untouched(s);
 }
@@ -428,6 +458,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_dry_run, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback_keeps_original, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_govern_without_value, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_govern_second_write_fails, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_conflict, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_options, setup, teardown),
