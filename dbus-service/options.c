@@ -31,6 +31,27 @@ static int option_number(DBusMessageIter *variant, const char *key, uint64_t *re
         return -EINVAL;
 }
 
+/* A governor's target @key: a whole number 1..@max, given once; @what says what it must be. */
+static int option_target(DBusMessageIter *variant, const char *key, uint64_t max, const char *what, unsigned *ret,
+                         char *errbuf, size_t errlen) {
+        uint64_t v;
+        int r;
+
+        if (*ret) {
+                snprintf(errbuf, errlen, "Option '%s' is given twice.", key);
+                return -EINVAL;
+        }
+        r = option_number(variant, key, &v, errbuf, errlen);
+        if (r < 0)
+                return r;
+        if (v < 1 || v > max) {
+                snprintf(errbuf, errlen, "Option '%s' = %" PRIu64 " %s %" PRIu64 ".", key, v, what, max);
+                return -ERANGE;
+        }
+        *ret = (unsigned)v;
+        return 0;
+}
+
 static int option_one(DBusMessageIter *entry, boost_options *o, bool seen[], char *errbuf, size_t errlen) {
         DBusMessageIter variant;
         const char *key;
@@ -59,41 +80,13 @@ static int option_one(DBusMessageIter *entry, boost_options *o, bool seen[], cha
                 return 0;
         }
 
-        if (strcmp(key, "users_share") == 0) {
-                if (o->users_share) {
-                        snprintf(errbuf, errlen, "Option 'users_share' is given twice.");
-                        return -EINVAL;
-                }
-                r = option_number(&variant, key, &v, errbuf, errlen);
-                if (r < 0)
-                        return r;
-                if (v < 1 || v > 100) {
-                        snprintf(errbuf, errlen,
-                                 "Option 'users_share' = %" PRIu64 " is no share: a percent from 1 to 100.", v);
-                        return -ERANGE;
-                }
-                o->users_share = (unsigned)v;
-                return 0;
-        }
-
-        if (strcmp(key, "users_latency_ms") == 0) {
-                if (o->users_latency_ms) {
-                        snprintf(errbuf, errlen, "Option 'users_latency_ms' is given twice.");
-                        return -EINVAL;
-                }
-                r = option_number(&variant, key, &v, errbuf, errlen);
-                if (r < 0)
-                        return r;
-                if (v < 1 || v > GOVERNOR_LATENCY_MAX_MS) {
-                        snprintf(errbuf, errlen,
-                                 "Option 'users_latency_ms' = %" PRIu64
-                                 " is no latency bound: milliseconds from 1 to %u.",
-                                 v, GOVERNOR_LATENCY_MAX_MS);
-                        return -ERANGE;
-                }
-                o->users_latency_ms = (unsigned)v;
-                return 0;
-        }
+        if (strcmp(key, "users_share") == 0)
+                return option_target(&variant, key, 100, "is no share: a percent from 1 to", &o->users_share, errbuf,
+                                     errlen);
+        if (strcmp(key, "users_latency_ms") == 0)
+                return option_target(&variant, key, GOVERNOR_LATENCY_MAX_MS,
+                                     "is no latency bound: milliseconds from 1 to", &o->users_latency_ms, errbuf,
+                                     errlen);
 
         t = md_tunable_from_name(key);
         if (t < 0 || !options_tunable_settable(t)) {
