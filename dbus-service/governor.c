@@ -51,6 +51,15 @@ unsigned governor_bound_ms(const profile_settings *s, const journal_entry *e) {
         return e->users_share ? 0 : s->users_latency_ms;
 }
 
+void governor_target_name(const profile_settings *s, const journal_entry *e, char ret[GOVERNOR_TARGET_NAME_MAX]) {
+        unsigned bound_ms = e ? governor_bound_ms(s, e) : s->users_latency_ms;
+
+        if (bound_ms)
+                snprintf(ret, GOVERNOR_TARGET_NAME_MAX, "%ums", bound_ms);
+        else
+                snprintf(ret, GOVERNOR_TARGET_NAME_MAX, "%u%%", e && e->users_share ? e->users_share : s->users_share);
+}
+
 /*
  * md adds up how long each of the users' requests took, from submission to
  * completion, and counts them; it keeps no distribution. Measured on the

@@ -145,6 +145,14 @@ bool governor_writes_depth(const governor_decision *d);
 unsigned governor_bound_ms(const profile_settings *s, const struct journal_entry *e);
 
 /*
+ * The users' target in a few characters, "50%" (a share) or "50ms" (a
+ * bound): the boost @e's, or with @e NULL the configuration's. Rates the
+ * governor kept are only comparable under the same target.
+ */
+#define GOVERNOR_TARGET_NAME_MAX 16
+void governor_target_name(const profile_settings *s, const struct journal_entry *e, char ret[GOVERNOR_TARGET_NAME_MAX]);
+
+/*
  * The users' 99th percentile latency, µs, estimated from the md device's
  * counters over a step: @requests completed taking @wait_ms in all. md
  * counts no percentile, only the sum; the estimate is the mean times

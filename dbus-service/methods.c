@@ -315,7 +315,7 @@ static bool append_report(DBusMessageIter *arr, const op_report *r) {
                add_u64(&d, "users_busy", r->users_busy_usec / 1000000u) &&
                add_u64(&d, "users_kibs", report_users_kibs(r)) &&
                add_u64(&d, "users_alone_kibs", r->users_alone_kibs) && add_u64(&d, "whole_kibs", r->whole_kibs) &&
-               add_u64(&d, "steered_kibs", r->steered_kibs) &&
+               add_u64(&d, "steered_kibs", r->steered_kibs) && add_string(&d, "steered_target", r->steered_target) &&
                (kept < 0 ||
                 props_dict_add(&d, "users_kept_percent", DBUS_TYPE_UINT32, "u", &(dbus_uint32_t){ (unsigned)kept })) &&
                add_string(&d, "summary", summary) && dbus_message_iter_close_container(arr, &d);

@@ -238,12 +238,16 @@ static void tally_sample(context *c, const md_array *a, array_object *o) {
         const journal_entry *e = journal_find(&c->journal, a->uuid);
         const boost_watch *w = e ? context_watch(c, e) : NULL;
         tally_boost b;
+        char target[GOVERNOR_TARGET_NAME_MAX];
 
-        if (e)
+        if (e) {
+                governor_target_name(&c->cfg.profiles, e, target);
                 b = (tally_boost){ .profile = e->profile,
                                    .policy = e->policy,
                                    .users_alone_kibs = w ? w->governor.baseline_kibs : 0,
-                                   .steering = e->fit == GOVERNOR_STEERING };
+                                   .steering = e->fit == GOVERNOR_STEERING,
+                                   .target = target };
+        }
         report_tally_sample(&o->tally, a, loop_now_usec(), e ? &b : NULL, o->failures_tolerated == 0);
 }
 
@@ -275,6 +279,8 @@ static void keep_report(context *c, const md_array *a, array_object *o, char *li
         snprintf(rep.onto, sizeof(rep.onto), "%s", t->onto);
         snprintf(rep.boost, sizeof(rep.boost), "%s", t->boost);
         snprintf(rep.policy, sizeof(rep.policy), "%s", t->policy);
+        if (rep.steered_kibs)
+                snprintf(rep.steered_target, sizeof(rep.steered_target), "%s", t->steered_target);
         snprintf(rep.restored, sizeof(rep.restored), "%s",
                  !t->boosted_usec                     ? ""
                  : journal_find(&c->journal, a->uuid) ? "in-place"

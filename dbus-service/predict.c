@@ -38,11 +38,12 @@ void predict(const prediction_input *in, prediction *ret) {
         *ret = p;
 }
 
-void predict_input(const op_tally *t, const report_book *b, const char *uuid, const char *action,
+void predict_input(const op_tally *t, const report_book *b, const char *uuid, const char *action, const char *target,
                    prediction_input *ret) {
-        prediction_input in = { .whole_kibs = t->whole_kibs,
-                                .whole_capped = t->whole_capped,
-                                .steered_kibs = report_tally_steered_kibs(t) };
+        prediction_input in = { .whole_kibs = t->whole_kibs, .whole_capped = t->whole_capped };
+
+        if (strcmp(t->steered_target, target) == 0)
+                in.steered_kibs = report_tally_steered_kibs(t);
 
         /* A minute of watching says how busy the users are; less is a guess. */
         if (t->sampled_usec >= 60ull * 1000000ull) {
@@ -58,7 +59,7 @@ void predict_input(const op_tally *t, const report_book *b, const char *uuid, co
                         in.whole_kibs = r->whole_kibs;
                         in.whole_capped = r->whole_capped;
                 }
-                if (!in.steered_kibs && r->steered_kibs)
+                if (!in.steered_kibs && r->steered_kibs && strcmp(r->steered_target, target) == 0)
                         in.steered_kibs = r->steered_kibs;
                 if (!in.busy_known && report_duration_s(r) >= 60) {
                         in.busy_known = true;

@@ -49,7 +49,9 @@ void predict(const prediction_input *in, prediction *ret);
 /*
  * The inputs from @t (the running operation's tally, sampled up to
  * @now_usec) and, where it does not know yet, the newest report in @b of
- * @uuid's operations of kind @action that does.
+ * @uuid's operations of kind @action that does. The governor's rate is
+ * taken only where it steered to @target ("50%", "50ms": what a governor
+ * started now would keep to), as a share and a bound keep different rates.
  */
-void predict_input(const op_tally *t, const report_book *b, const char *uuid, const char *action,
+void predict_input(const op_tally *t, const report_book *b, const char *uuid, const char *action, const char *target,
                    prediction_input *ret);

@@ -403,7 +403,8 @@ static bool get_bitmap_type(const context *c, const md_array *a, DBusMessageIter
  * When the running operation ends, as a{sv} (predict.h): remaining_kib (t),
  * now_s, governor_s, max_s (t, seconds from now; 0 unknown), now_kibs,
  * governor_kibs, max_kibs (t, the rates they rest on), max_at_most (b: max
- * may be faster, its rate was read under md's ceiling), busy_percent (u,
+ * may be faster, its rate was read under md's ceiling), governor_target
+ * (s, the users' target governor_s is for: "50%" or "50ms"), busy_percent (u,
  * how much of the time the users were busy; absent until known). Empty
  * when nothing runs.
  */
@@ -415,12 +416,16 @@ static bool get_prediction(const context *c, const md_array *a, DBusMessageIter 
         if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{sv}", &dict))
                 return false;
         if (o && o->op_running && a->progress.kind == MD_PROGRESS_RUNNING && a->progress.total >= a->progress.done) {
+                char target[GOVERNOR_TARGET_NAME_MAX];
                 prediction_input in;
                 prediction p;
                 dbus_uint64_t left, now_s, gov_s, max_s, now_kibs, gov_kibs, max_kibs;
                 dbus_bool_t at_most;
 
-                predict_input(&o->tally, &c->reports, a->uuid, md_sync_action_to_string(o->op_action) ?: "", &in);
+                /* The governor's target: the boost's own, else the one a boost now would get. */
+                governor_target_name(&c->cfg.profiles, props_entry_of(c, a), target);
+                predict_input(&o->tally, &c->reports, a->uuid, md_sync_action_to_string(o->op_action) ?: "", target,
+                              &in);
                 in.remaining_kib = (a->progress.total - a->progress.done) / 2;
                 in.now_kibs = a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value : 0;
                 predict(&in, &p);
@@ -434,7 +439,8 @@ static bool get_prediction(const context *c, const md_array *a, DBusMessageIter 
                      props_dict_add(&dict, "now_kibs", DBUS_TYPE_UINT64, "t", &now_kibs) &&
                      props_dict_add(&dict, "governor_kibs", DBUS_TYPE_UINT64, "t", &gov_kibs) &&
                      props_dict_add(&dict, "max_kibs", DBUS_TYPE_UINT64, "t", &max_kibs) &&
-                     props_dict_add(&dict, "max_at_most", DBUS_TYPE_BOOLEAN, "b", &at_most);
+                     props_dict_add(&dict, "max_at_most", DBUS_TYPE_BOOLEAN, "b", &at_most) &&
+                     props_dict_add(&dict, "governor_target", DBUS_TYPE_STRING, "s", &(const char *){ target });
                 if (ok && in.busy_known) {
                         dbus_uint32_t busy = (in.busy_permille + 5) / 10;
 

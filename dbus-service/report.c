@@ -83,6 +83,16 @@ static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64
                 t->steering_since_usec = 0;
                 return;
         }
+        /*
+         * What the governor keeps depends on what it was told to keep: a
+         * share and a bound (or two shares) give different rates, so a new
+         * target starts the steered rate afresh.
+         */
+        if (strcmp(t->steered_target, boost->target ?: "") != 0) {
+                snprintf(t->steered_target, sizeof(t->steered_target), "%s", boost->target ?: "");
+                t->steered_kib = t->steered_usec = 0;
+                t->steering_since_usec = 0;
+        }
         if (!t->steering_since_usec)
                 t->steering_since_usec = now_usec;
         if (speed && now_usec - t->steering_since_usec >= SETTLED_USEC) {
@@ -275,6 +285,7 @@ static const field fields[] = {
         { "whole_kibs", F_U64, offsetof(op_report, whole_kibs), 0, true },
         { "whole_capped", F_BOOL, offsetof(op_report, whole_capped), 0, true },
         { "steered_kibs", F_U64, offsetof(op_report, steered_kibs), 0, true },
+        { "steered_target", F_STR, offsetof(op_report, steered_target), MEMBER_SIZE(steered_target), true },
         { "restored", F_STR, offsetof(op_report, restored), MEMBER_SIZE(restored), false },
 };
 

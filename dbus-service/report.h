@@ -47,6 +47,7 @@ typedef struct op_tally {
         uint64_t steering_since_usec; /* CLOCK_MONOTONIC time the governor began steering busy users, 0 */
         uint64_t steered_kib;         /* md's sync_speed summed over the steered time, KiB/s * s */
         uint64_t steered_usec;        /* the time steered, once md's average had followed */
+        char steered_target[16];      /* the users' target it steered to: "50%" (a share) or "50ms" (a bound) */
 } op_tally;
 
 typedef struct op_report {
@@ -66,9 +67,10 @@ typedef struct op_report {
         uint64_t users_kib;
         uint64_t users_busy_usec;
         uint64_t users_alone_kibs;
-        uint64_t whole_kibs;   /* the rebuild's rate with nothing holding it back, 0 unknown */
-        bool whole_capped;     /* ... read at md's ceiling */
-        uint64_t steered_kibs; /* the rate the governor kept for busy users, 0 unknown */
+        uint64_t whole_kibs;     /* the rebuild's rate with nothing holding it back, 0 unknown */
+        bool whole_capped;       /* ... read at md's ceiling */
+        uint64_t steered_kibs;   /* the rate the governor kept for busy users, 0 unknown */
+        char steered_target[16]; /* ... for this target, "50%" or "50ms"; "" unknown */
         /* How the boost ended: "automatically" (with the operation), "by-request" (Restore,
          * or a policy stepping back, before the end), "in-place" (still boosted), "" (never). */
         char restored[16];
@@ -79,7 +81,8 @@ typedef struct tally_boost {
         const char *profile;
         const char *policy;
         uint64_t users_alone_kibs;
-        bool steering; /* the governor steers the rebuild for busy users */
+        bool steering;      /* the governor steers the rebuild for busy users */
+        const char *target; /* ... to this target ("50%", "50ms"), while steering */
 } tally_boost;
 
 /* Starts a tally for the operation @a runs, at @now_usec (CLOCK_MONOTONIC). */

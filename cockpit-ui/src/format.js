@@ -190,16 +190,24 @@ export function predictionLines(p, now = Date.now()) {
             ? cockpit.format(_("At the current rate ($0) it ends in $1."), formatSpeed(p.now_kibs), when(p.now_s))
             : _("At the current rate: not known yet, md shows no rate."),
     });
+    // The target the governor's rate is for ("50%", "50ms"): a share and a
+    // bound keep the rebuild at very different rates.
+    const share = /^(\d+)%$/.exec(p.governor_target || "");
+    const bound = /^(\d+)ms$/.exec(p.governor_target || "");
+    const head = share
+        ? cockpit.format(_("With fast's governor keeping the users $0 %"), share[1])
+        : bound
+            ? cockpit.format(_("With fast's governor keeping the users' requests under $0 ms"), bound[1])
+            : _("With fast's governor at its target");
     let governor;
     if (p.governor_s > 0)
-        governor = cockpit.format(_("With fast's governor at its target: about $0, at $1 on average."), when(p.governor_s),
-                                  formatSpeed(p.governor_kibs));
+        governor = cockpit.format(_("$0: about $1, at $2 on average."), head, when(p.governor_s), formatSpeed(p.governor_kibs));
     else if (!p.max_s)
-        governor = _("With fast's governor at its target: not known yet, the rebuild has not run unhindered for a while.");
+        governor = cockpit.format(_("$0: not known yet, the rebuild has not run unhindered for a while."), head);
     else if (p.busy_percent === undefined)
-        governor = _("With fast's governor at its target: not known yet, mdboost has not watched the array's users for a minute.");
+        governor = cockpit.format(_("$0: not known yet, mdboost has not watched the array's users for a minute."), head);
     else
-        governor = _("With fast's governor at its target: not known yet, the governor has not steered this array's busy users yet.");
+        governor = cockpit.format(_("$0: not known yet, the governor has not steered this array's busy users to that target yet."), head);
     lines.push({ key: "governor", known: p.governor_s > 0, text: governor });
     lines.push({
         key: "max",

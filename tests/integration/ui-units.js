@@ -168,7 +168,12 @@ test("predictionLines says when the operation ends three ways, and why one is no
     assert.match(unknown[1].text, /has not run unhindered for a while/);
     assert.match(unknown[2].text, /has not run unhindered for half a minute \(below its floor, or with the users quiet\)/);
     assert.match(fmt.predictionLines({ ...p, governor_s: 0, busy_percent: undefined }, now)[1].text, /not watched the array's users for a minute/);
-    assert.match(fmt.predictionLines({ ...p, governor_s: 0 }, now)[1].text, /has not steered this array's busy users yet/);
+    assert.match(fmt.predictionLines({ ...p, governor_s: 0 }, now)[1].text, /has not steered this array's busy users to that target yet/);
+    // The target the governor's rate is for, in words: a share or a bound.
+    assert.match(fmt.predictionLines({ ...p, governor_target: "50%" }, now)[1].text,
+                 /^With fast's governor keeping the users 50 %: about 1 hour \(at /);
+    assert.match(fmt.predictionLines({ ...p, governor_s: 0, governor_target: "40ms" }, now)[1].text,
+                 /^With fast's governor keeping the users' requests under 40 ms: not known yet, the governor has not steered/);
     assert.deepEqual(fmt.predictionLines({}), []);
 });
 

@@ -451,6 +451,22 @@ static void test_latency_ladder(void **state) {
         e.users_latency_ms = 20;
         assert_int_equal(governor_bound_ms(&s, &e), 20);
 
+        /* Its name, for rates kept under it: the boost's target, else the configuration's. */
+        {
+                char name[GOVERNOR_TARGET_NAME_MAX];
+                profile_settings share = PROFILE_SETTINGS_DEFAULT;
+                journal_entry f = { .users_share = 80 };
+
+                governor_target_name(&s, &e, name);
+                assert_string_equal(name, "20ms");
+                governor_target_name(&s, NULL, name);
+                assert_string_equal(name, "50ms");
+                governor_target_name(&s, &f, name);
+                assert_string_equal(name, "80%");
+                governor_target_name(&share, NULL, name);
+                assert_string_equal(name, "50%");
+        }
+
         /* Yielding with md's depth, past the bound: the depth halves first, down to 1 ... */
         r = (governor_rung){ .rate = 200000, .depth = 32 };
         assert_true(governor_next_level(60000, 40, 1000, 200000, 32, 5000, &r));

@@ -103,7 +103,7 @@ static void test_tally_unbounded_rate(void **state) {
 
 /* The governor's rate for busy users counts once md's average has followed its steering. */
 static void test_tally_steered_rate(void **state) {
-        tally_boost steering = { .profile = "fast", .steering = true }, free = { .profile = "fast" };
+        tally_boost steering = { .profile = "fast", .steering = true, .target = "50%" }, free = { .profile = "fast" };
         md_array a = array();
         op_tally t;
         uint64_t now = 0;
@@ -130,6 +130,36 @@ static void test_tally_steered_rate(void **state) {
         advance(&a, 1, 8192, 8000);
         report_tally_sample(&t, &a, S(++now), &steering, false);
         assert_int_equal(report_tally_steered_kibs(&t), 6000);
+        assert_string_equal(t.steered_target, "50%");
+}
+
+/* A new target (a bound after a share) starts the steered rate afresh: the governor keeps another rate. */
+static void test_tally_steered_target(void **state) {
+        tally_boost share = { .profile = "fast", .steering = true, .target = "50%" },
+                    bound = { .profile = "fast", .steering = true, .target = "50ms" };
+        md_array a = array();
+        op_tally t;
+        uint64_t now = 0;
+
+        (void)state;
+        report_tally_start(&t, &a, S(now));
+        for (int i = 0; i < 50; i++) {
+                advance(&a, 1, 8192, 9000);
+                report_tally_sample(&t, &a, S(++now), &share, false);
+        }
+        assert_int_equal(report_tally_steered_kibs(&t), 9000);
+        for (int i = 0; i < 44; i++) {
+                advance(&a, 1, 8192, 2000);
+                report_tally_sample(&t, &a, S(++now), &bound, false);
+        }
+        /* Not yet settled under the bound: nothing known for it, and the share's rate is gone. */
+        assert_int_equal(report_tally_steered_kibs(&t), 0);
+        assert_string_equal(t.steered_target, "50ms");
+        for (int i = 0; i < 10; i++) {
+                advance(&a, 1, 8192, 2000);
+                report_tally_sample(&t, &a, S(++now), &bound, false);
+        }
+        assert_int_equal(report_tally_steered_kibs(&t), 2000);
 }
 
 static void test_predict(void **state) {
@@ -179,6 +209,7 @@ static void test_inputs_from_reports(void **state) {
                   .action = "recover",
                   .whole_kibs = 90000,
                   .steered_kibs = 7000,
+                  .steered_target = "50%",
                   .started_usec = S(0),
                   .ended_usec = S(600),
                   .users_busy_usec = S(300) },
@@ -187,6 +218,7 @@ static void test_inputs_from_reports(void **state) {
                   .action = "recover",
                   .whole_kibs = 50000,
                   .steered_kibs = 3000,
+                  .steered_target = "50%",
                   .started_usec = S(0),
                   .ended_usec = S(600) },
         };
@@ -197,32 +229,47 @@ static void test_inputs_from_reports(void **state) {
 
         (void)state;
         report_tally_start(&t, &a, S(0));
-        predict_input(&t, &b, UUID1, "recover", &in);
+        predict_input(&t, &b, UUID1, "recover", "50%", &in);
         assert_int_equal(in.whole_kibs, 90000);
         assert_int_equal(in.steered_kibs, 7000);
         assert_true(in.busy_known);
         assert_int_equal(in.busy_permille, 500);
-        predict_input(&t, &b, UUID1, "check", &in);
+        predict_input(&t, &b, UUID1, "check", "50%", &in);
         assert_int_equal(in.whole_kibs, 150000);
         assert_int_equal(in.steered_kibs, 0);
         assert_int_equal(in.busy_permille, 0);
-        predict_input(&t, &b, UUID1, "resync", &in);
+        predict_input(&t, &b, UUID1, "resync", "50%", &in);
         assert_int_equal(in.whole_kibs, 0);
         assert_false(in.busy_known);
         /* The operation's own, once known, comes first. */
         t.whole_kibs = 120000;
         t.sampled_usec = S(120);
         t.users_busy_usec = S(30);
-        predict_input(&t, &b, UUID1, "recover", &in);
+        predict_input(&t, &b, UUID1, "recover", "50%", &in);
         assert_int_equal(in.whole_kibs, 120000);
         assert_int_equal(in.busy_permille, 250);
+        assert_int_equal(in.steered_kibs, 7000);
+        /* A governor kept to another target: its rate says nothing of this one. */
+        predict_input(&t, &b, UUID1, "recover", "50ms", &in);
+        assert_int_equal(in.steered_kibs, 0);
+        assert_int_equal(in.whole_kibs, 120000);
+        /* The operation's own steering counts only under the same target. */
+        snprintf(t.steered_target, sizeof(t.steered_target), "50ms");
+        t.steered_kib = 3000 * 10;
+        t.steered_usec = S(10);
+        predict_input(&t, &b, UUID1, "recover", "50ms", &in);
+        assert_int_equal(in.steered_kibs, 3000);
+        predict_input(&t, &b, UUID1, "recover", "50%", &in);
         assert_int_equal(in.steered_kibs, 7000);
 }
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_tally_whole_rate),    cmocka_unit_test(test_tally_unbounded_rate),
-                cmocka_unit_test(test_tally_steered_rate),  cmocka_unit_test(test_predict),
+                cmocka_unit_test(test_tally_whole_rate),
+                cmocka_unit_test(test_tally_unbounded_rate),
+                cmocka_unit_test(test_tally_steered_rate),
+                cmocka_unit_test(test_tally_steered_target),
+                cmocka_unit_test(test_predict),
                 cmocka_unit_test(test_inputs_from_reports),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -87,6 +87,9 @@ static op_report sample_report(void) {
                         .users_kib = 61ull * 100 * 3600,
                         .users_busy_usec = S(3600),
                         .users_alone_kibs = 10000,
+                        .whole_kibs = 90000,
+                        .steered_kibs = 7000,
+                        .steered_target = "50%",
                         .restored = "automatically" };
         return r;
 }
