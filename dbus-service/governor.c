@@ -586,6 +586,30 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
         }
 }
 
+/*
+ * The fit runs the rebuild at fast's floor for md's averaging span, and
+ * below its floor md never yields: users already busy get next to nothing
+ * for that half minute. It is also the one time the rebuild runs with
+ * nothing holding it back while they are busy, which is what tells how
+ * fast it can go (what max would give, and what the prediction rests on).
+ * Once that is known for the array, busy users end the fit at once: the
+ * governor takes over as it would once the fit was done (it holds the
+ * rebuild back to learn what they get alone, or climbs its latency ladder),
+ * and the floor stays unfitted, since from then on the governor sets it.
+ */
+static bool users_end_fit(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
+                          uint64_t now, governor_decision *d) {
+        journal_entry fitted;
+        bool first;
+
+        if (!s->hold_ceiling || !clock->rate_known || !users_busy(s, a, e, clock, now, &first) || first)
+                return false;
+        fitted = *e;
+        fitted.fit = GOVERNOR_FREE;
+        step_users(s, a, &fitted, clock, now, d);
+        return d->action != GOVERNOR_WAIT;
+}
+
 void governor_step(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                    uint64_t now, governor_decision *ret) {
         *ret = (governor_decision){ .action = GOVERNOR_WAIT, .next = e->fit };
@@ -593,7 +617,8 @@ void governor_step(const profile_settings *s, const md_array *a, const journal_e
                 return;
         switch (e->fit) {
         case GOVERNOR_FITTING:
-                step_fit(s, a, e, clock, now, ret);
+                if (!users_end_fit(s, a, e, clock, now, ret))
+                        step_fit(s, a, e, clock, now, ret);
                 break;
         case GOVERNOR_FREE:
         case GOVERNOR_LEARNING:

@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "log.h"
 #include "monitor.h"
+#include "predict.h"
 #include "props.h"
 #include "report-io.h"
 #include "restore.h"
@@ -492,6 +493,20 @@ static bool follow_missing(context *c, journal_entry *e, boost_watch *w) {
         return true;
 }
 
+/*
+ * Whether the service has seen @a's rebuild run with nothing holding it
+ * back, in the running operation or an earlier one of its kind.
+ */
+static bool rate_known(const context *c, const md_array *a) {
+        const array_object *o = context_object(c, a->name);
+        prediction_input in;
+
+        if (!o || !o->op_running)
+                return false;
+        predict_input(&o->tally, &c->reports, a->uuid, md_sync_action_to_string(o->op_action) ?: "", "", &in);
+        return in.whole_kibs != 0;
+}
+
 /* Follows one boost: drop it if its array is gone, arm it, govern it, or restore it when its operation ended. */
 static bool follow_boost(context *c, const char *uuid) {
         journal_entry *e = journal_find(&c->journal, uuid);
@@ -523,6 +538,7 @@ static bool follow_boost(context *c, const char *uuid) {
                 return true;
         }
         if (a->sync_action != MD_SYNC_IDLE) {
+                w->governor.rate_known = rate_known(c, a);
                 governor_step(&c->cfg.profiles, a, e, &w->governor, loop_now_usec(), &d);
                 return service_govern(c, a, e, &d);
         }

@@ -222,6 +222,74 @@ static void poll_at(const profile_settings *s, md_array *a, journal_entry *e, go
         governor_step(s, a, e, clock, t * SEC, d);
 }
 
+/*
+ * Once the rebuild's unhindered rate is known, users busy while the floor
+ * is being fitted end the fit at once: held back to learn, or on the
+ * latency ladder's first rung; quiet ones let it run.
+ */
+static void test_busy_users_end_fit(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .rate_known = true };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0;
+        md_array a;
+
+        (void)state;
+        boosted(&a, &e);
+        /* The first read of the counters says nothing; then quiet users (100 KiB/s): the fit goes on. */
+        poll_at(&s, &a, &e, &clock, &last, 100, 0, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        poll_at(&s, &a, &e, &clock, &last, 101, 100, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        assert_int_equal(d.next, GOVERNOR_FITTING);
+        /* Busy (10 MiB/s) 5 s into the fit: held back to the original floor now, not 25 s later. */
+        poll_at(&s, &a, &e, &clock, &last, 105, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        assert_int_equal(d.next, GOVERNOR_LEARNING);
+        assert_int_equal(d.value.value, 1000);
+        assert_int_equal(d.replaced_floor.value, 50000);
+        apply(&a, &e, &d);
+        /* Learning goes on as after a fit, and steers from fast's floor: half of 50000 for a share of 50 %. */
+        poll_at(&s, &a, &e, &clock, &last, 110, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        poll_at(&s, &a, &e, &clock, &last, 116, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 25000);
+        assert_int_equal(d.baseline_kibs, 10240);
+
+        /* A latency bound on 6.16+: the first rung is md's own yielding at its depth, the floor held. */
+        boosted(&a, &e);
+        a.tunables[MD_T_SYNC_IO_DEPTH] = num(32);
+        e.users_latency_ms = 50;
+        clock = (governor_clock){ .rate_known = true };
+        last = 0;
+        poll_at(&s, &a, &e, &clock, &last, 100, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 101, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.next, GOVERNOR_STEERING);
+        assert_int_equal(d.floor.value, 1000);
+        assert_int_equal(d.value.value, 200000);
+        assert_int_equal(d.depth.value, 32);
+
+        /*
+         * Not known yet (the array's first rebuild under mdboost): the fit
+         * runs its span whatever the users do, as it is what measures it;
+         * and so it does without the governor (hold_ceiling off).
+         */
+        for (int known = 0; known < 2; known++) {
+                boosted(&a, &e);
+                s.hold_ceiling = known ? 0 : 1;
+                clock = (governor_clock){ .rate_known = known };
+                last = 0;
+                poll_at(&s, &a, &e, &clock, &last, 100, 0, &d);
+                poll_at(&s, &a, &e, &clock, &last, 101, 10240, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+                poll_at(&s, &a, &e, &clock, &last, 131, 10240, &d);
+                assert_int_equal(d.action, GOVERNOR_FIT);
+        }
+}
+
 /* A fitted boost (floor 16000) whose users get busy: it learns their throughput alone, then steers. */
 static void test_learn_steer_lift(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
@@ -719,6 +787,7 @@ int main(void) {
                 cmocka_unit_test(test_on_boost),
                 cmocka_unit_test(test_fit_after_span),
                 cmocka_unit_test(test_fit_keeps),
+                cmocka_unit_test(test_busy_users_end_fit),
                 cmocka_unit_test(test_next_rate),
                 cmocka_unit_test(test_learn_steer_lift),
                 cmocka_unit_test(test_relearn_and_share),
