@@ -322,32 +322,45 @@ static void lift(const md_array *a, const journal_entry *e, governor_decision *d
 }
 
 /*
- * Whether the array's users are busy: the md device's own counters
- * (sys/block/<md>/stat) moved by USERS_BUSY_KIBS or USERS_BUSY_IOPS or more
- * between two polls within quiet_ms. md counts the users' requests there, never the
- * rebuild's, which reads and writes the members.
+ * md counts the users' requests in the md device's own counters
+ * (sys/block/<md>/stat), never the rebuild's, which reads and writes the
+ * members. Less than 1 MiB/s is housekeeping, not users to make room for;
+ * nor fewer than 8 requests a second (a random reader moves few KiB).
  */
-#define USERS_BUSY_KIBS 1024 /* less than this is housekeeping, not users to make room for */
-#define USERS_BUSY_IOPS 8    /* nor fewer requests a second than this: a random reader moves few KiB */
+#define USERS_BUSY_KIBS 1024
+#define USERS_BUSY_IOPS 8
+
+bool governor_users_busy(uint64_t kib, uint64_t requests, uint64_t usec) {
+        return usec > 0 && (kib * 1000000 / usec >= USERS_BUSY_KIBS || requests * 1000000 / usec >= USERS_BUSY_IOPS);
+}
+
+/* What the counters moved by since @sectors and @requests: 0 for one that is unknown or went back. */
+static void counters_moved(const md_array *a, uint64_t sectors, uint64_t requests, uint64_t *ret_kib,
+                           uint64_t *ret_requests) {
+        *ret_kib = a->io_sectors.kind == MD_V_NUMBER && a->io_sectors.value >= sectors
+                           ? (a->io_sectors.value - sectors) / 2
+                           : 0;
+        *ret_requests = a->io_requests.kind == MD_V_NUMBER && a->io_requests.value >= requests
+                                ? a->io_requests.value - requests
+                                : 0;
+}
 
 /* Whether the md device's counters moved by a user's share between @clock's last read and @now. */
 static bool counters_busy(const md_array *a, const governor_clock *clock, uint64_t now) {
-        uint64_t dt = now - clock->io_usec;
+        uint64_t kib, requests;
 
-        if (a->io_sectors.value >= clock->io_sectors &&
-            (a->io_sectors.value - clock->io_sectors) / 2 * 1000000 / dt >= USERS_BUSY_KIBS)
-                return true;
-        return a->io_requests.kind == MD_V_NUMBER && a->io_requests.value >= clock->io_requests &&
-               (a->io_requests.value - clock->io_requests) * 1000000 / dt >= USERS_BUSY_IOPS;
+        counters_moved(a, clock->io_sectors, clock->io_requests, &kib, &requests);
+        return governor_users_busy(kib, requests, now - clock->io_usec);
 }
 
 /* Whether the users moved as much as a user does over the span that began at @clock's span start. */
 static bool span_busy(const md_array *a, const governor_clock *clock, uint64_t now) {
-        if (span_kibs(a, clock, now) >= USERS_BUSY_KIBS)
-                return true;
-        return a->io_requests.kind == MD_V_NUMBER && now > clock->span_usec && clock->span_usec &&
-               a->io_requests.value >= clock->span_requests &&
-               (a->io_requests.value - clock->span_requests) * 1000000 / (now - clock->span_usec) >= USERS_BUSY_IOPS;
+        uint64_t kib, requests;
+
+        if (clock->span_usec == 0 || now <= clock->span_usec)
+                return false;
+        counters_moved(a, clock->span_sectors, clock->span_requests, &kib, &requests);
+        return governor_users_busy(kib, requests, now - clock->span_usec);
 }
 
 static bool users_busy(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,

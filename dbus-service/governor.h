@@ -142,6 +142,13 @@ bool governor_writes_ceiling(governor_action a);
 bool governor_writes_depth(const governor_decision *d);
 
 /*
+ * Whether users who moved @kib KiB in @requests requests over @usec count
+ * as busy (1 MiB/s, or 8 requests a second, or more): what the governor
+ * makes room for, and what the reports count as the users' busy time.
+ */
+bool governor_users_busy(uint64_t kib, uint64_t requests, uint64_t usec);
+
+/*
  * The latency bound the boost @e keeps to, ms: its own, else the
  * configuration's unless the boost stated a share; 0 when the target is a
  * share.

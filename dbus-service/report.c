@@ -5,12 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "governor.h"
 #include "report.h"
 
 /* A sample more than this after the last one (the service was stopped) counts as this much. */
 #define SAMPLE_MAX_USEC (60ull * 1000000ull)
-/* Users below both rates are housekeeping (the governor's thresholds). */
-#define USERS_BUSY_IOPS 8
 /*
  * md's sync_speed is its progress over its last ten marks, three seconds
  * apart: a rate read this long after a change (the users going quiet, the
@@ -135,7 +134,7 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
 
                 if (a->io_requests.kind == MD_V_NUMBER && a->io_requests.value >= t->last_requests)
                         requests = a->io_requests.value - t->last_requests;
-                busy = kib * 1000000u / dt >= REPORT_USERS_BUSY_KIBS || requests * 1000000u / dt >= USERS_BUSY_IOPS;
+                busy = governor_users_busy(kib, requests, dt);
                 t->users_kib += kib;
                 t->sampled_usec += dt;
                 if (busy)

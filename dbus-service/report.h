@@ -20,8 +20,6 @@
 #include "array.h"
 
 #define REPORT_KEEP 5
-/* Users who move less than this are idle: their time does not count as busy. */
-#define REPORT_USERS_BUSY_KIBS 1024
 
 typedef struct op_tally {
         uint64_t last_usec; /* CLOCK_MONOTONIC time of the last sample, 0 before one */

@@ -107,6 +107,17 @@ static void apply(md_array *a, journal_entry *e, const governor_decision *d) {
         e->fit = d->next;
 }
 
+/* Busy: 1 MiB/s or 8 requests a second, over however long the counters were read apart. */
+static void test_users_busy(void **state) {
+        (void)state;
+        assert_true(governor_users_busy(1024, 1, SEC));
+        assert_false(governor_users_busy(1023, 7, SEC));
+        assert_true(governor_users_busy(32, 8, SEC)); /* a random 4 KiB reader */
+        assert_true(governor_users_busy(5 * 1024, 0, 5 * SEC));
+        assert_false(governor_users_busy(5 * 1024 - 1, 39, 5 * SEC));
+        assert_false(governor_users_busy(1 << 20, 1000, 0)); /* no time between the reads: no rate */
+}
+
 static void test_states_words(void **state) {
         (void)state;
         for (int s = 0; s < _GOVERNOR_STATE_MAX; s++)
@@ -782,21 +793,14 @@ static void test_explain(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_fit_floor),
-                cmocka_unit_test(test_states_words),
-                cmocka_unit_test(test_on_boost),
-                cmocka_unit_test(test_fit_after_span),
-                cmocka_unit_test(test_fit_keeps),
-                cmocka_unit_test(test_busy_users_end_fit),
-                cmocka_unit_test(test_next_rate),
-                cmocka_unit_test(test_learn_steer_lift),
-                cmocka_unit_test(test_relearn_and_share),
-                cmocka_unit_test(test_admin_limit_stops),
-                cmocka_unit_test(test_steering_after_restart),
-                cmocka_unit_test(test_latency_ladder),
-                cmocka_unit_test(test_bound_with_depth),
-                cmocka_unit_test(test_bound_without_depth),
-                cmocka_unit_test(test_explain),
+                cmocka_unit_test(test_fit_floor),           cmocka_unit_test(test_users_busy),
+                cmocka_unit_test(test_states_words),        cmocka_unit_test(test_on_boost),
+                cmocka_unit_test(test_fit_after_span),      cmocka_unit_test(test_fit_keeps),
+                cmocka_unit_test(test_busy_users_end_fit),  cmocka_unit_test(test_next_rate),
+                cmocka_unit_test(test_learn_steer_lift),    cmocka_unit_test(test_relearn_and_share),
+                cmocka_unit_test(test_admin_limit_stops),   cmocka_unit_test(test_steering_after_restart),
+                cmocka_unit_test(test_latency_ladder),      cmocka_unit_test(test_bound_with_depth),
+                cmocka_unit_test(test_bound_without_depth), cmocka_unit_test(test_explain),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
