@@ -220,7 +220,7 @@ static void emit_operation(context *c, const array_object *o, const operation_re
 
 /*
  * How an operation that is over ended, from what md leaves behind: it ran
- * to its end (restore_operation_completed); a member failed while it ran
+ * to its end (md_operation_completed); a member failed while it ran
  * (the array survives fewer failures than when it started: md stops a
  * recovery whose source fails, and a resync or check on an array that lost
  * a member); else someone stopped it (`echo idle`, mdadm --stop or --fail of
@@ -321,8 +321,7 @@ static void end_operation(context *c, const md_array *a, array_object *o, bool e
                 .started_usec = o->op_started_usec,
                 .ended_usec = loop_realtime_usec(),
                 .progress = o->op_progress,
-                .completed =
-                        !frozen && !restarted && restore_operation_completed(a, o->op_action) && !rebuilt_nothing(a, o),
+                .completed = !frozen && !restarted && md_operation_completed(a, o->op_action) && !rebuilt_nothing(a, o),
                 .restored = o->op_restored,
         };
         snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
@@ -373,7 +372,7 @@ static void start_operation(context *c, const md_array *a, array_object *o, bool
  * Follows the operation that runs from poll to poll, and keeps a record of
  * the last one that ended (LastOperation): when it was first seen running,
  * when first seen over, how far it got, whether it ran to its end (what md
- * leaves behind, restore_operation_completed), what it moved meanwhile.
+ * leaves behind, md_operation_completed), what it moved meanwhile.
  * Delayed, it has not ended. Frozen (`echo frozen > sync_action`, as mdadm
  * and admins do to hold md back), md has stopped its sync thread: that ends
  * it, "frozen"; when md goes on after the thaw it is a new start, though the

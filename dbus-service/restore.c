@@ -4,27 +4,6 @@
 
 #include "restore.h"
 
-bool restore_operation_completed(const md_array *a, md_sync_action op) {
-        const md_tval *sync_min = &a->tunables[MD_T_SYNC_MIN];
-
-        switch (op) {
-        case MD_SYNC_RESYNC:
-                return a->resync_start.kind == MD_V_NONE;
-        case MD_SYNC_RECOVER:
-                for (unsigned i = 0; i < a->n_members; i++)
-                        if (a->members[i].role == MD_ROLE_REBUILDING)
-                                return false;
-                return true;
-        case MD_SYNC_CHECK:
-        case MD_SYNC_REPAIR:
-                return sync_min->kind == MD_V_NUMBER && sync_min->value == 0;
-        case MD_SYNC_RESHAPE:
-                return a->reshape_position.kind == MD_V_NONE;
-        default:
-                return false;
-        }
-}
-
 void restore_plan_wait_below(restore_plan *p, const journal_entry *e, md_tunable t, uint64_t need) {
         const md_tval *orig = &e->originals[t];
 

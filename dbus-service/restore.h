@@ -52,7 +52,7 @@ typedef struct restore_plan {
  * @current holds every array tunable as read now (MD_V_ABSENT when the file
  * is gone: nothing to write); @kernel_forgot is true once the operation the
  * boost followed has completed, which is when md resets sync_min and
- * sync_max (restore_operation_completed()). -EINVAL if an original cannot be
+ * sync_max (md_operation_completed(), array.h). -EINVAL if an original cannot be
  * turned back into text (a corrupt entry).
  */
 int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARRAY_MAX], bool kernel_forgot,
@@ -65,15 +65,3 @@ int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARR
  * reshape's four chunks). @need 0 moves nothing.
  */
 void restore_plan_wait_below(restore_plan *p, const journal_entry *e, md_tunable t, uint64_t need);
-
-/*
- * Whether @op, now over on @a (sync_action reads idle), ran to its end. md
- * forgets sync_min and sync_max only then ("we completed so min/max setting
- * can be forgotten", md_do_sync): after an interrupted operation (written
- * idle or frozen, a member failed, the array stopped) they keep their
- * values, and an original number must come back. What each operation leaves
- * when interrupted: a resync, resync_start at its checkpoint; a recovery, a
- * member still being rebuilt; a check or repair, sync_min at its checkpoint;
- * a reshape, reshape_position. Needs MD_ATTR_RESYNC_START and the members.
- */
-bool restore_operation_completed(const md_array *a, md_sync_action op);

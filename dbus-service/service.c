@@ -696,7 +696,7 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
         /* An entry boosted while idle names the operation once one has started. */
         over = strcmp(e.operation, "idle") != 0 && a->sync_action == MD_SYNC_IDLE;
         if (over && md_parse_sync_action(e.operation, strlen(e.operation), &op) == 0)
-                forgot = restore_operation_completed(a, op);
+                forgot = md_operation_completed(a, op);
         r = restore_plan_compute(&e, a->tunables, forgot, &rp);
         if (r < 0) {
                 snprintf(res->message, sizeof(res->message), "The journal entry of %s is damaged; nothing was written.",

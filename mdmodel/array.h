@@ -210,6 +210,18 @@ int md_array_slots_down(const md_array *a, const md_disk_counts *c, unsigned *re
 int md_array_failures_tolerated(const md_array *a, const md_disk_counts *c, unsigned *ret);
 
 /*
+ * Whether @op, now over on @a (sync_action reads idle), ran to its end. md
+ * forgets sync_min and sync_max only then ("we completed so min/max setting
+ * can be forgotten", md_do_sync): after an interrupted operation (written
+ * idle or frozen, a member failed, the array stopped) they keep their
+ * values, and an original number must come back. What each operation leaves
+ * when interrupted: a resync, resync_start at its checkpoint; a recovery, a
+ * member still being rebuilt; a check or repair, sync_min at its checkpoint;
+ * a reshape, reshape_position. Needs MD_ATTR_RESYNC_START and the members.
+ */
+bool md_operation_completed(const md_array *a, md_sync_action op);
+
+/*
  * A reshape that moves the data offset (each member's new_offset differs
  * from its offset) writes the new layout into space nothing reads yet, so it
  * needs no backup: mdadm leaves sync_max at max for it. Every other reshape

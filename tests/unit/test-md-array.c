@@ -536,6 +536,56 @@ static unsigned tolerated_of(md_level level, uint64_t disks, uint64_t old_disks,
 }
 
 /* How many more members each level can lose: a slot counts only while its member is in sync. */
+static md_tval num(uint64_t v) {
+        return (md_tval){ .kind = MD_V_NUMBER, .value = v };
+}
+static md_tval none_tv(void) {
+        return (md_tval){ .kind = MD_V_NONE };
+}
+static md_tval unknown_tv(void) {
+        return (md_tval){ .kind = MD_V_UNKNOWN };
+}
+
+/*
+ * What each operation leaves behind when it was interrupted rather than
+ * completed: only a completed one made md forget sync_min and sync_max.
+ */
+static void test_operation_completed(void **state) {
+        md_member m[2] = {
+                { .name = "vda", .slot = 0, .role = MD_ROLE_IN_SYNC },
+                { .name = "vdb", .slot = 1, .role = MD_ROLE_REBUILDING },
+        };
+        md_array a = { .name = "md0", .sync_action = MD_SYNC_IDLE, .members = m, .n_members = 2 };
+
+        (void)state;
+        a.resync_start = num(153600);
+        assert_false(md_operation_completed(&a, MD_SYNC_RESYNC));
+        a.resync_start = none_tv();
+        assert_true(md_operation_completed(&a, MD_SYNC_RESYNC));
+
+        /* vdb is still being rebuilt: the recovery stopped short. */
+        assert_false(md_operation_completed(&a, MD_SYNC_RECOVER));
+        m[1].role = MD_ROLE_IN_SYNC;
+        assert_true(md_operation_completed(&a, MD_SYNC_RECOVER));
+
+        /* An interrupted check keeps its checkpoint in sync_min. */
+        a.tunables[MD_T_SYNC_MIN] = num(524288);
+        assert_false(md_operation_completed(&a, MD_SYNC_CHECK));
+        assert_false(md_operation_completed(&a, MD_SYNC_REPAIR));
+        a.tunables[MD_T_SYNC_MIN] = num(0);
+        assert_true(md_operation_completed(&a, MD_SYNC_CHECK));
+        a.tunables[MD_T_SYNC_MIN] = unknown_tv();
+        assert_false(md_operation_completed(&a, MD_SYNC_REPAIR));
+
+        a.reshape_position = num(976896);
+        assert_false(md_operation_completed(&a, MD_SYNC_RESHAPE));
+        a.reshape_position = none_tv();
+        assert_true(md_operation_completed(&a, MD_SYNC_RESHAPE));
+
+        assert_false(md_operation_completed(&a, MD_SYNC_IDLE));
+        assert_false(md_operation_completed(&a, MD_SYNC_FROZEN));
+}
+
 static void test_failures_tolerated(void **state) {
         md_array a = { .level = MD_LEVEL_RAID0 };
         md_disk_counts n = { .active = 4 };
@@ -1268,6 +1318,7 @@ int main(void) {
                 T(test_raid10, setup_empty),
                 T(test_layout_read_for_raid10_only, setup_empty),
                 cmocka_unit_test(test_failures_tolerated),
+                cmocka_unit_test(test_operation_completed),
                 T(test_snapshot_slots_down_is_degraded, setup_01),
                 T(test_snapshot_slots_down_is_degraded, setup_03),
                 T(test_snapshot_slots_down_is_degraded, setup_09),

@@ -208,46 +208,6 @@ static void test_damaged_original(void **state) {
         assert_int_equal(p.n_writes, 3);
 }
 
-/*
- * What each operation leaves behind when it was interrupted rather than
- * completed: only a completed one made md forget sync_min and sync_max.
- */
-static void test_operation_completed(void **state) {
-        md_member m[2] = {
-                { .name = "vda", .slot = 0, .role = MD_ROLE_IN_SYNC },
-                { .name = "vdb", .slot = 1, .role = MD_ROLE_REBUILDING },
-        };
-        md_array a = { .name = "md0", .sync_action = MD_SYNC_IDLE, .members = m, .n_members = 2 };
-
-        (void)state;
-        a.resync_start = tv(MD_V_NUMBER, 153600);
-        assert_false(restore_operation_completed(&a, MD_SYNC_RESYNC));
-        a.resync_start = tv(MD_V_NONE, 0);
-        assert_true(restore_operation_completed(&a, MD_SYNC_RESYNC));
-
-        /* vdb is still being rebuilt: the recovery stopped short. */
-        assert_false(restore_operation_completed(&a, MD_SYNC_RECOVER));
-        m[1].role = MD_ROLE_IN_SYNC;
-        assert_true(restore_operation_completed(&a, MD_SYNC_RECOVER));
-
-        /* An interrupted check keeps its checkpoint in sync_min. */
-        a.tunables[MD_T_SYNC_MIN] = tv(MD_V_NUMBER, 524288);
-        assert_false(restore_operation_completed(&a, MD_SYNC_CHECK));
-        assert_false(restore_operation_completed(&a, MD_SYNC_REPAIR));
-        a.tunables[MD_T_SYNC_MIN] = tv(MD_V_NUMBER, 0);
-        assert_true(restore_operation_completed(&a, MD_SYNC_CHECK));
-        a.tunables[MD_T_SYNC_MIN] = tv(MD_V_UNKNOWN, 0);
-        assert_false(restore_operation_completed(&a, MD_SYNC_REPAIR));
-
-        a.reshape_position = tv(MD_V_NUMBER, 976896);
-        assert_false(restore_operation_completed(&a, MD_SYNC_RESHAPE));
-        a.reshape_position = tv(MD_V_NONE, 0);
-        assert_true(restore_operation_completed(&a, MD_SYNC_RESHAPE));
-
-        assert_false(restore_operation_completed(&a, MD_SYNC_IDLE));
-        assert_false(restore_operation_completed(&a, MD_SYNC_FROZEN));
-}
-
 /* An original below what the running reshape needs waits; one at or above it, or none needed, is written. */
 static void test_wait_below(void **state) {
         journal_entry e = boosted();
@@ -304,7 +264,6 @@ int main(void) {
                 cmocka_unit_test(test_fitted_floor_is_the_boosts),
                 cmocka_unit_test(test_already_back_or_gone),
                 cmocka_unit_test(test_damaged_original),
-                cmocka_unit_test(test_operation_completed),
                 cmocka_unit_test(test_wait_below),
                 cmocka_unit_test(test_reshape_needs),
         };
