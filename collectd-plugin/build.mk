@@ -39,9 +39,10 @@ $(MDRAID_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/unit/c
 
 # Integration: the real collectd daemon, unprivileged, writing CSV; two of
 # them, a NAS sending to a collector (network plugin); Prometheus scraping
-# write_prometheus with the shipped rules; the rules' own unit tests.
+# write_prometheus with the shipped rules; the rules' own unit tests; the
+# rrdtool graph command of docs/metrics.md on collectd-shaped RRD files.
 INTEGRATION_TESTS += tests/integration/plugin-collectd.sh tests/integration/collectd-network \
-	tests/integration/prometheus-scrape tests/integration/prometheus-rules
+	tests/integration/prometheus-scrape tests/integration/prometheus-rules tests/integration/rrdtool-graph
 
 # Benchmark: the read callback over trees of 1, 16 and 64 arrays (make bench).
 MDRAID_BENCH  := $(BUILD)/tests/plugin-bench

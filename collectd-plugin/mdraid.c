@@ -50,6 +50,8 @@ typedef struct mdraid_seen {
         uint64_t warned;        /* md_attr bits already logged as unreadable */
         bool selected;          /* passes the Array / IgnoreSelected selection */
         cdtime_t exposed_since; /* first read with no redundancy left; 0 while it has some */
+        md_sync_action running; /* the operation the read found running, MD_SYNC_IDLE when none */
+        int down;               /* md_array_slots_down() then, -1 unknown */
 } mdraid_seen;
 
 /* Configuration. */
@@ -223,15 +225,21 @@ static void mdraid_report_exposed(const md_array *a, mdraid_seen *s, bool expose
         mdraid_submit(a->name, "duration", "no_redundancy", CDTIME_T_TO_DOUBLE(now - s->exposed_since));
 }
 
-/* From mdstat's entry @e when there is one, else from the member folders read. */
-static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e, mdraid_seen *s) {
+/*
+ * From mdstat's entry @e when there is one, else from the member folders
+ * read; the counts in @ret_dc, the slots down in @ret_down (-1 unknown).
+ */
+static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e, mdraid_seen *s, md_disk_counts *ret_dc,
+                                int *ret_down) {
         md_disk_counts dc;
         unsigned down, tolerated;
 
+        *ret_down = -1;
         if (e)
                 md_mdstat_disk_counts(e, a->raid_disks.kind == MD_V_NUMBER ? (int64_t)a->raid_disks.value : -1, &dc);
         else
                 md_array_disk_counts(a, &dc);
+        *ret_dc = dc;
         mdraid_submit(a->name, "md_disks", "active", dc.active);
         mdraid_submit(a->name, "md_disks", "failed", dc.failed);
         mdraid_submit(a->name, "md_disks", "spare", dc.spare);
@@ -239,8 +247,10 @@ static void mdraid_report_disks(const md_array *a, const md_mdstat_entry *e, mdr
         mdraid_submit(a->name, "md_disks", "rebuilding", dc.rebuilding);
         if (!mdraid_array_running(a))
                 return;
-        if (md_array_slots_down(a, &dc, &down) == 0)
+        if (md_array_slots_down(a, &dc, &down) == 0) {
                 mdraid_submit(a->name, "count", "degraded", down);
+                *ret_down = (int)down;
+        }
         /* 0: the array has no redundancy left, and one more failure loses data. */
         if (md_array_failures_tolerated(a, &dc, &tolerated) == 0) {
                 mdraid_submit(a->name, "count", "failures_tolerated", tolerated);
@@ -291,6 +301,29 @@ static void mdraid_report_progress(const md_array *a, const md_mdstat_entry *e) 
                 mdraid_submit(a->name, "duration", "sync_remaining", (gauge_t)seconds);
 }
 
+/*
+ * md drops an operation's progress the moment the operation ends, so the
+ * last value graphed is the one read an interval before, short of 100 %.
+ * A read that finds the operation the last read saw running over, and run
+ * to its end, reports 100 % once: a finished rebuild's line reaches the
+ * top, an interrupted one's stops where md stopped. A recovery ran to its
+ * end when no member is being rebuilt any more and fewer slots are down (a
+ * member that failed while being rebuilt leaves none rebuilding either);
+ * the other operations as md_operation_completed() tells.
+ */
+static void mdraid_report_finish(const md_array *a, const mdraid_seen *prev, const md_disk_counts *dc, int down) {
+        bool completed;
+
+        if (prev->running == MD_SYNC_IDLE || a->sync_action != MD_SYNC_IDLE)
+                return;
+        if (prev->running == MD_SYNC_RECOVER)
+                completed = dc->rebuilding == 0 && down >= 0 && prev->down >= 0 && down < prev->down;
+        else
+                completed = md_operation_completed(a, prev->running);
+        if (completed)
+                mdraid_submit(a->name, "percent", "sync_progress", 100);
+}
+
 static void mdraid_report_sync(const md_array *a, const md_mdstat_entry *e) {
         mdraid_report_progress(a, e);
         mdraid_report_kib(a->name, "bytes", "sync_speed", &a->sync_speed);
@@ -315,6 +348,8 @@ static void mdraid_report_sync(const md_array *a, const md_mdstat_entry *e) {
 static void mdraid_report_array(const md_array *a, mdraid_seen *s) {
         static const md_mdstat_entry no_members;
         const md_mdstat_entry *e = NULL;
+        md_disk_counts dc;
+        int down;
 
         if (mdraid_mdstat_ok) {
                 e = md_mdstat_find(mdraid_mdstat.entries, mdraid_mdstat.n, a->name);
@@ -323,9 +358,16 @@ static void mdraid_report_array(const md_array *a, mdraid_seen *s) {
                 if (!e)
                         e = &no_members;
         }
-        mdraid_report_disks(a, e, s);
-        if (md_array_has_redundancy(a) && mdraid_array_running(a))
+        mdraid_report_disks(a, e, s, &dc, &down);
+        if (md_array_has_redundancy(a) && mdraid_array_running(a)) {
                 mdraid_report_sync(a, e);
+                mdraid_report_finish(a, s, &dc, down);
+        }
+        s->running = a->sync_action > MD_SYNC_IDLE && a->sync_action < MD_SYNC_FROZEN &&
+                                     a->progress.kind == MD_PROGRESS_RUNNING
+                             ? a->sync_action
+                             : MD_SYNC_IDLE;
+        s->down = down;
 }
 
 /* Logs an unreadable global limit once, and once more when it reads well again. */
@@ -424,7 +466,7 @@ static void mdraid_track_arrays(void) {
                         *s = mdraid_seen_prev[p++];
                         continue;
                 }
-                *s = (mdraid_seen){ 0 };
+                *s = (mdraid_seen){ .down = -1 };
                 sstrncpy(s->name, name, sizeof(s->name));
                 if (!mdraid_first_read)
                         NOTICE("mdraid: %s appeared", name);
@@ -492,6 +534,11 @@ static uint64_t mdraid_attrs(void) {
                 attrs |= MD_ATTR_BIT(MD_ATTR_UUID);
         if (!mdraid_mdstat_ok)
                 attrs |= MD_ATTR_BIT(MD_ATTR_MEMBERS);
+        /* What tells an operation that ended from one interrupted (mdraid_report_finish), once one ran. */
+        for (size_t i = 0; i < mdraid_seen_prev_n; i++)
+                if (mdraid_seen_prev[i].running != MD_SYNC_IDLE)
+                        attrs |= MD_ATTR_BIT(MD_ATTR_RESYNC_START) | MD_ATTR_BIT(MD_ATTR_RESHAPE_POSITION) |
+                                 MD_ATTR_TUNABLE_BIT(MD_T_SYNC_MIN);
         return attrs;
 }
 

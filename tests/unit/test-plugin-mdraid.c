@@ -617,6 +617,64 @@ static void test_stale_checkpoint_is_not_progress(void **state) {
         assert_value("md0", "percent", "sync_progress", 100.0 * 1845888 / 2093056);
 }
 
+/*
+ * md drops an operation's progress the moment it ends: the read after a
+ * recovery that ran to its end reports 100 % once (then a gap), one after an
+ * interrupted recovery or one whose new member failed reports nothing.
+ */
+enum ending {
+        FINISHED,
+        INTERRUPTED,
+        MEMBER_FAILED
+};
+
+static void recovery_ends(enum ending how) {
+        tree_copy("03-raid5-recovery");
+        assert_int_equal(start(tree, NULL), 0);
+        read_once();
+        assert_value("md0", "percent", "sync_progress", 100.0 * 261648 / 2093056);
+        tree_make_idle("md0");
+        switch (how) {
+        case FINISHED:
+                tree_write("sys/block/md0/md/dev-vdd/state", "in_sync\n");
+                tree_write("sys/block/md0/md/dev-vdd/recovery_start", "none\n");
+                tree_write("sys/block/md0/md/degraded", "0\n");
+                tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]", "[4/4] [UUUU]") "      \n");
+                break;
+        case MEMBER_FAILED:
+                tree_write("sys/block/md0/md/dev-vdd/state", "faulty\n");
+                tree_write("sys/block/md0/md/dev-vdd/slot", "none\n");
+                tree_mdstat(RAID5_MD0("vdd[4](F) vdc[2] vdb[1] vda[0]", "[4/3] [UUU_]") "      \n");
+                break;
+        case INTERRUPTED:
+                tree_mdstat(RAID5_MD0("vdd[4] vdc[2] vdb[1] vda[0]", "[4/3] [UUU_]") "      \n");
+                break;
+        }
+        read_once();
+        if (how == FINISHED)
+                assert_value("md0", "percent", "sync_progress", 100.0);
+        else
+                assert_absent("md0", "percent", "sync_progress");
+        /* Once: the next read of the idle array leaves a gap. */
+        read_once();
+        assert_absent("md0", "percent", "sync_progress");
+}
+
+static void test_finished_recovery_reaches_100(void **state) {
+        (void)state;
+        recovery_ends(FINISHED);
+}
+
+static void test_interrupted_recovery_stops_short(void **state) {
+        (void)state;
+        recovery_ends(INTERRUPTED);
+}
+
+static void test_failed_new_member_stops_short(void **state) {
+        (void)state;
+        recovery_ends(MEMBER_FAILED);
+}
+
 /* A garbage attribute: skipped, logged once, the rest still reported. */
 static void test_garbage_attribute_warns_once(void **state) {
         (void)state;
@@ -885,6 +943,9 @@ int main(void) {
                 T(test_unknown_option_is_refused),
                 T(test_missing_root_fails_init),
                 T(test_progress_moves),
+                T(test_finished_recovery_reaches_100),
+                T(test_interrupted_recovery_stops_short),
+                T(test_failed_new_member_stops_short),
                 T(test_stale_checkpoint_is_not_progress),
                 T(test_garbage_attribute_warns_once),
                 T(test_garbage_tunable_warns_once),
