@@ -212,6 +212,13 @@ static bool get_speed(const context *c, const md_array *a, DBusMessageIter *it) 
         return add_u64(it, tval_number(&a->sync_speed));
 }
 
+/* md's rate before the boost in place came (its sync_speed then), 0 when not boosted or not known. */
+static bool get_speed_before_boost(const context *c, const md_array *a, DBusMessageIter *it) {
+        const array_object *o = context_object(c, a->name);
+
+        return add_u64(it, o && o->op_running && props_entry_of(c, a) ? o->tally.before_boost_kibs : 0);
+}
+
 static bool get_time_left(const context *c, const md_array *a, DBusMessageIter *it) {
         uint64_t secs;
 
@@ -475,6 +482,7 @@ static const prop_def array_props[] = {
         { "SyncTotal", "t", get_sync_total, PROP_POLLED },
         { "Speed", "t", get_speed, PROP_POLLED },
         { "TimeLeft", "t", get_time_left, PROP_POLLED },
+        { "SpeedBeforeBoost", "t", get_speed_before_boost, PROP_POLLED },
         { "MismatchCount", "t", get_mismatch, PROP_POLLED },
         { "Tunables", "a{ss}", get_tunables, PROP_POLLED },
         { "StripeCacheMemory", "t", get_stripe_memory, PROP_POLLED },

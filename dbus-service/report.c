@@ -113,6 +113,14 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
         note_onto(t, a);
         if (a->sync_speed.kind == MD_V_NUMBER && a->sync_speed.value > t->peak_kibs)
                 t->peak_kibs = a->sync_speed.value;
+        /* What the rebuild ran at before the boost: the card's measure of what the boost did. */
+        if (!boost) {
+                t->unboosted_kibs = a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value : 0;
+                t->before_boost_kibs = 0;
+        } else if (!t->before_boost_kibs) {
+                t->before_boost_kibs = t->unboosted_kibs;
+                t->unboosted_kibs = 0; /* taken: a boost made while this one lasts starts from nothing known */
+        }
         if (boost) {
                 t->boosted_usec += dt;
                 snprintf(t->boost, sizeof(t->boost), "%s", boost->profile ?: "");

@@ -46,6 +46,8 @@ typedef struct op_tally {
         uint64_t steered_kib;         /* md's sync_speed summed over the steered time, KiB/s * s */
         uint64_t steered_usec;        /* the time steered, once md's average had followed */
         char steered_target[16];      /* the users' target it steered to: "50%" (a share) or "50ms" (a bound) */
+        uint64_t unboosted_kibs;      /* md's sync_speed at the last sample without a boost, 0 unknown */
+        uint64_t before_boost_kibs;   /* ... at the one before the boost in place now came, 0 unknown or none */
 } op_tally;
 
 typedef struct op_report {

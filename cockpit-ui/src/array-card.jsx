@@ -14,8 +14,8 @@ import { PolicyDialog } from "./policy-dialog.jsx";
 import { Reports } from "./reports.jsx";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 import {
-    actionLabel, compareTunables, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, governorText,
-    operationName, policyText, tunableLabel,
+    actionLabel, compareTunables, finishText, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, governorText,
+    operationName, policyText, speedupText, tunableLabel,
 } from "./format.js";
 
 const ROLES = {
@@ -116,8 +116,15 @@ const Operation = ({ array }) => {
                       measureLocation={ProgressMeasureLocation.outside}
                       aria-label={cockpit.format(_("$0 progress of $1"), actionLabel(action), array.Name)} />
             <Flex className="mdb-operation-facts" spaceItems={{ default: "spaceItemsXl" }}>
-                <FlexItem>{_("Speed:")} <strong className="mdb-speed">{formatSpeed(array.Speed || 0)}</strong></FlexItem>
-                <FlexItem>{_("Time left:")} <strong className="mdb-time-left">{formatDuration(array.TimeLeft)}</strong></FlexItem>
+                <FlexItem>
+                    {_("Speed:")} <strong className="mdb-speed">{formatSpeed(array.Speed || 0)}</strong>
+                    {array.Boosted && speedupText(array.Speed, array.SpeedBeforeBoost) &&
+                        <span className="mdb-speedup"> ({speedupText(array.Speed, array.SpeedBeforeBoost)})</span>}
+                </FlexItem>
+                <FlexItem>
+                    {_("Time left:")} <strong className="mdb-time-left">{formatDuration(array.TimeLeft)}</strong>
+                    {finishText(array.TimeLeft) && <span className="mdb-finish"> ({finishText(array.TimeLeft)})</span>}
+                </FlexItem>
             </Flex>
         </div>
     );

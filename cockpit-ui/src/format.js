@@ -174,6 +174,29 @@ export function clockAfter(seconds, now = Date.now()) {
     return new Date(now + seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
+// What the boost did, beside the speed: "12 times the 2 MiB/s before the
+// boost"; "" when either rate is unknown (SpeedBeforeBoost 0) or md's
+// 30-second average has not moved yet (within 10 %). Below 1 it is said
+// too: fast's governor holding the rebuild back for busy users.
+export function speedupText(speed, before) {
+    if (!(speed > 0) || !(before > 0))
+        return "";
+    const ratio = speed / before;
+    if (ratio > 0.9 && ratio < 1.1)
+        return "";
+    return cockpit.format(_("$0 times the $1 before the boost"),
+                          ratio.toLocaleString(undefined, { maximumFractionDigits: ratio >= 10 ? 0 : 1 }),
+                          formatSpeed(before));
+}
+
+// The expected end of the running operation as a clock time, beside the
+// time left: "ends about 14:35"; "" when the time left is unknown.
+export function finishText(seconds, now = Date.now()) {
+    if (!(seconds > 0))
+        return "";
+    return cockpit.format(_("ends about $0"), clockAfter(seconds, now));
+}
+
 // When the running operation ends (the Prediction property, values
 // unwrapped), three ways: at the rate now, with fast's governor at its
 // target, with max; each one a sentence, and "not known yet" with why

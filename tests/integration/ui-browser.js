@@ -282,6 +282,15 @@ async function testBoostRestore(page) {
     await dialog.waitFor({ state: "detached", timeout: 15000 });
     await expectShown(page.locator("[data-array=md0][data-boosted=true]"), "the card shows md0 boosted after confirming");
     check(await card.locator(".mdb-boosted-label").innerText() === "Boosted: fast", "the profile is shown");
+    // What the boost did: md's rate against the one before it (20 MiB/s), and the end as a clock time.
+    const speedFile = path.join(env.MDB_ROOT, "sys/block/md0/md/sync_speed");
+    fs.writeFileSync(speedFile, "61440\n");
+    await expectShown(card.locator(".mdb-speedup", { hasText: "(3 times the 20 MiB/s before the boost)" }),
+                      "the card says how much faster the rebuild runs since the boost");
+    check(/^\(ends about \d\d.\d\d.*\)$/.test((await card.locator(".mdb-finish").innerText()).trim()),
+          `the card gives the expected end as a clock time (${await card.locator(".mdb-finish").innerText()})`);
+    fs.writeFileSync(speedFile, "20480\n");
+    await expectShown(card.locator(".mdb-speed", { hasText: /^20 MiB\/s$/ }), "and follows md back to 20 MiB/s");
     check((await card.locator(".mdb-policy").innerText()).includes("Rebuilds: none (all arrays)"),
           "the card shows the policy in effect: none by default");
     await expectShown(card.locator(".mdb-governor[data-state=pending]", { hasText: "the floor comes down to a share of that" }),

@@ -149,6 +149,19 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
     assert.match(fmt.governorText({ state: "free", users_share: 50, users_latency_ms: 40 }), /requests stay under 40 ms/);
 });
 
+test("speedupText and finishText say what the boost did and when the operation ends", () => {
+    assert.equal(fmt.speedupText(24576, 2048), "12 times the 2 MiB/s before the boost");
+    assert.equal(fmt.speedupText(5120, 2048), "2.5 times the 2 MiB/s before the boost");
+    assert.equal(fmt.speedupText(5120, 0), "");
+    assert.equal(fmt.speedupText(0, 2048), "");
+    assert.equal(fmt.speedupText(2150, 2048), "", "md's average has not moved yet");
+    assert.equal(fmt.speedupText(1024, 2048), "0.5 times the 2 MiB/s before the boost");
+    const now = new Date(2026, 11, 2, 10, 0, 0).getTime();
+    assert.equal(fmt.finishText(5400, now), `ends about ${fmt.clockAfter(5400, now)}`);
+    assert.match(fmt.finishText(5400, now), /11.30/);
+    assert.equal(fmt.finishText(0, now), "");
+});
+
 test("predictionLines says when the operation ends three ways, and why one is not known yet", () => {
     const now = new Date(2026, 11, 2, 10, 0, 0).getTime();
     const p = { remaining_kib: 100 * 1048576, now_s: 3 * 3600, now_kibs: 9709, governor_s: 3600, governor_kibs: 29127,

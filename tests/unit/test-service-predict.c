@@ -162,6 +162,33 @@ static void test_tally_steered_target(void **state) {
         assert_int_equal(report_tally_steered_kibs(&t), 2000);
 }
 
+/* What the rebuild ran at before the boost: the last sample without one, kept while the boost lasts. */
+static void test_tally_before_boost(void **state) {
+        tally_boost fast = { .profile = "fast" };
+        md_array a = array();
+        op_tally t;
+
+        (void)state;
+        report_tally_start(&t, &a, S(0));
+        advance(&a, 1, 0, 2000);
+        report_tally_sample(&t, &a, S(1), NULL, false);
+        assert_int_equal(t.before_boost_kibs, 0);
+        advance(&a, 1, 0, 2100);
+        report_tally_sample(&t, &a, S(2), NULL, false);
+        advance(&a, 1, 0, 9000);
+        report_tally_sample(&t, &a, S(3), &fast, false);
+        assert_int_equal(t.before_boost_kibs, 2100);
+        advance(&a, 1, 0, 24000);
+        report_tally_sample(&t, &a, S(4), &fast, false);
+        assert_int_equal(t.before_boost_kibs, 2100);
+        /* Restored: none until the next boost, which starts from the rate then. */
+        advance(&a, 1, 0, 5000);
+        report_tally_sample(&t, &a, S(5), NULL, false);
+        assert_int_equal(t.before_boost_kibs, 0);
+        report_tally_sample(&t, &a, S(6), &fast, false);
+        assert_int_equal(t.before_boost_kibs, 5000);
+}
+
 static void test_predict(void **state) {
         prediction p;
 
@@ -265,11 +292,9 @@ static void test_inputs_from_reports(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_tally_whole_rate),
-                cmocka_unit_test(test_tally_unbounded_rate),
-                cmocka_unit_test(test_tally_steered_rate),
-                cmocka_unit_test(test_tally_steered_target),
-                cmocka_unit_test(test_predict),
+                cmocka_unit_test(test_tally_whole_rate),    cmocka_unit_test(test_tally_unbounded_rate),
+                cmocka_unit_test(test_tally_steered_rate),  cmocka_unit_test(test_tally_steered_target),
+                cmocka_unit_test(test_tally_before_boost),  cmocka_unit_test(test_predict),
                 cmocka_unit_test(test_inputs_from_reports),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
