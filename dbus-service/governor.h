@@ -205,6 +205,14 @@ bool governor_next_level(uint64_t latency_us, unsigned bound_ms, uint64_t low, u
                          uint64_t yield_rate, governor_rung *rung);
 
 /*
+ * The same ladder for any target: @verdict < 0 gives way one rung, > 0
+ * climbs one, 0 stays. A share of the users' throughput climbs it on 6.16+
+ * with the verdict of their throughput against the share (10 % band).
+ */
+bool governor_ladder(int verdict, uint64_t low, uint64_t high, uint64_t depth_high, uint64_t yield_rate,
+                     governor_rung *rung);
+
+/*
  * The state a Boost leaves: FITTING when it writes a `fast` floor of its own
  * choosing (no sync_speed_min option) and fitting is on, OFF when it writes
  * the floor any other way; @old when it leaves the floor alone. @restart
