@@ -80,6 +80,7 @@ typedef struct array_object {
         int op_start_tolerated;     /* failures_tolerated when it started */
         int64_t op_start_degraded;  /* md/degraded when it started, -1 unknown */
         op_tally tally;             /* what its report will say, so far */
+        unsigned settings_logged;   /* 1 << tunable: its setting was found overridden and said so */
         operation_record last_op;
 } array_object;
 
@@ -123,6 +124,11 @@ typedef struct context {
         journal journal;
         /* Why the journal on disk is behind the one in memory, "" when it is not; retried on every poll. */
         char journal_problem[256];
+        /* The persistent settings (settings.h), in their own folder: they outlive a reboot. */
+        const char *settings_dir;
+        int settings_fd;
+        journal settings;
+        bool settings_held; /* RestoreAll put their originals back: none is written again until a restart */
         boost_watch *watches;
         unsigned n_watches;
 

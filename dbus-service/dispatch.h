@@ -43,6 +43,7 @@ DBusMessage *method_manager_restore(call *k);
 DBusMessage *method_restore_all(call *k);
 DBusMessage *method_get_profiles(call *k);
 DBusMessage *method_set_policy(call *k);
+DBusMessage *method_set_settings(call *k);
 DBusMessage *method_get_reports(call *k);
 DBusMessage *method_array_boost(call *k);
 DBusMessage *method_array_restore(call *k);

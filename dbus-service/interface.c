@@ -36,6 +36,8 @@ static const method methods[] = {
           method_restore_all, ACTION_RESTORE, ARG_ALL, ARG_NONE },
         { T_MANAGER, MANAGER_IFACE, "SetPolicy", ARGS({ "array", "s" }, { "rule", "s" }, { "policy", "s" }), NO_ARGS,
           method_set_policy, ACTION_CONFIGURE, 0, ARG_NONE },
+        { T_MANAGER, MANAGER_IFACE, "SetSettings", ARGS({ "array", "s" }, { "settings", "a{sv}" }),
+          ARGS({ "changes", "a(sss)" }), method_set_settings, ACTION_CONFIGURE, 0, ARG_NONE },
         { T_MANAGER, MANAGER_IFACE, "GetProfiles", NO_ARGS, ARGS({ "profiles", "a(ssa{ss})" }), method_get_profiles,
           NULL, ARG_NONE, ARG_NONE },
         { T_MANAGER, MANAGER_IFACE, "GetReports", ARGS({ "array", "s" }), ARGS({ "reports", "aa{sv}" }),

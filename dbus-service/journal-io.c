@@ -30,12 +30,14 @@ static int take_free_name(int dir_fd, const char *base, char *buf, size_t size,
         long long now = (long long)time(NULL);
 
         for (unsigned n = 0; n < 1000; n++) {
-                int r;
+                int k, r;
 
                 if (n == 0)
-                        snprintf(buf, size, "%s-%lld", base, now);
+                        k = snprintf(buf, size, "%s-%lld", base, now);
                 else
-                        snprintf(buf, size, "%s-%lld.%u", base, now, n);
+                        k = snprintf(buf, size, "%s-%lld.%u", base, now, n);
+                if (k < 0 || (size_t)k >= size)
+                        return -ENAMETOOLONG; /* never a name cut short: it could be another file's */
                 r = take(dir_fd, buf, userdata);
                 if (r != -EEXIST)
                         return r;
@@ -43,16 +45,18 @@ static int take_free_name(int dir_fd, const char *base, char *buf, size_t size,
         return -EEXIST;
 }
 
+/* Moves the file @userdata names to @name. */
 static int take_by_rename(int dir_fd, const char *name, void *userdata) {
-        (void)userdata;
-        if (renameat2(dir_fd, JOURNAL_FILE, dir_fd, name, RENAME_NOREPLACE) == 0)
+        const char *from = userdata;
+
+        if (renameat2(dir_fd, from, dir_fd, name, RENAME_NOREPLACE) == 0)
                 return 0;
         if (errno != EINVAL && errno != ENOSYS)
                 return -errno;
         /* A file system without RENAME_NOREPLACE: a hard link never replaces either. */
-        if (linkat(dir_fd, JOURNAL_FILE, dir_fd, name, 0) < 0)
+        if (linkat(dir_fd, from, dir_fd, name, 0) < 0)
                 return -errno;
-        return unlinkat(dir_fd, JOURNAL_FILE, 0) < 0 ? -errno : 0;
+        return unlinkat(dir_fd, from, 0) < 0 ? -errno : 0;
 }
 
 typedef struct bytes {
@@ -77,14 +81,15 @@ static int take_by_copy(int dir_fd, const char *name, void *userdata) {
         return r;
 }
 
-int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
+int journal_load_file(int dir_fd, const char *name, const char *section, journal *ret, journal_load_report *report) {
         journal_load_report rep = {};
         _cleanup_free_ char *text = NULL;
+        char base[32];
         size_t len = 0;
         journal j;
         int r;
 
-        r = file_read_at(dir_fd, JOURNAL_FILE, JOURNAL_MAX_BYTES, &text, &len);
+        r = file_read_at(dir_fd, name, JOURNAL_MAX_BYTES, &text, &len);
         if (r == -ENOENT) {
                 *ret = (journal){ .clean = true };
                 *report = rep;
@@ -93,12 +98,13 @@ int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
         if (r < 0)
                 return r;
         /* A NUL inside is no JSON journal: json-c would stop reading there. */
-        r = strlen(text) == len ? journal_parse(text, &j, &rep) : -EINVAL;
+        r = strlen(text) == len ? journal_parse_section(text, section, &j, &rep) : -EINVAL;
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
                 rep = (journal_load_report){ .corrupt = true };
-                r = take_free_name(dir_fd, JOURNAL_FILE ".corrupt", rep.aside, sizeof(rep.aside), take_by_rename, NULL);
+                snprintf(base, sizeof(base), "%s.corrupt", name);
+                r = take_free_name(dir_fd, base, rep.aside, sizeof(rep.aside), take_by_rename, (void *)name);
                 if (r < 0)
                         return r;
                 *ret = (journal){ .clean = true };
@@ -109,7 +115,8 @@ int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
                 /* The copy keeps the bad entries byte for byte; the journal goes on without them. */
                 bytes b = { text, len };
 
-                r = take_free_name(dir_fd, JOURNAL_FILE ".rejected", rep.aside, sizeof(rep.aside), take_by_copy, &b);
+                snprintf(base, sizeof(base), "%s.rejected", name);
+                r = take_free_name(dir_fd, base, rep.aside, sizeof(rep.aside), take_by_copy, &b);
                 if (r < 0) {
                         journal_free(&j);
                         return r;
@@ -120,12 +127,20 @@ int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
         return 0;
 }
 
-int journal_save(int dir_fd, const journal *j) {
-        _cleanup_free_ char *text = journal_format(j);
+int journal_load(int dir_fd, journal *ret, journal_load_report *report) {
+        return journal_load_file(dir_fd, JOURNAL_FILE, JOURNAL_SECTION, ret, report);
+}
+
+int journal_save_file(int dir_fd, const char *name, const char *section, const journal *j) {
+        _cleanup_free_ char *text = journal_format_section(j, section);
 
         if (!text)
                 return -ENOMEM;
-        return file_replace_at(dir_fd, JOURNAL_FILE, text, 0600);
+        return file_replace_at(dir_fd, name, text, 0600);
+}
+
+int journal_save(int dir_fd, const journal *j) {
+        return journal_save_file(dir_fd, JOURNAL_FILE, JOURNAL_SECTION, j);
 }
 
 static int mkdir_parents(const char *path) {

@@ -210,7 +210,7 @@ static void note_reject(journal_load_report *report, const char *key, json_objec
         snprintf(k->held, sizeof(k->held), "%s", json_object_to_json_string_ext(entry, JSON_C_TO_STRING_PLAIN));
 }
 
-static int parse_object(json_object *root, journal *j, journal_load_report *report) {
+static int parse_object(json_object *root, const char *section, journal *j, journal_load_report *report) {
         json_object *v, *boosts;
 
         if (!json_object_is_type(root, json_type_object))
@@ -221,7 +221,7 @@ static int parse_object(json_object *root, journal *j, journal_load_report *repo
         if (!json_object_object_get_ex(root, "clean", &v) || !json_object_is_type(v, json_type_boolean))
                 return -EINVAL;
         j->clean = json_object_get_boolean(v);
-        if (!json_object_object_get_ex(root, "boosts", &boosts) || !json_object_is_type(boosts, json_type_object))
+        if (!json_object_object_get_ex(root, section, &boosts) || !json_object_is_type(boosts, json_type_object))
                 return -EINVAL;
         json_object_object_foreach(boosts, uuid, entry) {
                 char why[sizeof(((journal_reject *)0)->why)] = "";
@@ -249,6 +249,10 @@ static int parse_object(json_object *root, journal *j, journal_load_report *repo
 }
 
 int journal_parse(const char *text, journal *ret, journal_load_report *report) {
+        return journal_parse_section(text, JOURNAL_SECTION, ret, report);
+}
+
+int journal_parse_section(const char *text, const char *section, journal *ret, journal_load_report *report) {
         enum json_tokener_error jerr;
         journal_load_report rep = {};
         journal j = {};
@@ -258,7 +262,7 @@ int journal_parse(const char *text, journal *ret, journal_load_report *report) {
         root = json_tokener_parse_verbose(text, &jerr);
         if (!root)
                 return -EINVAL;
-        r = parse_object(root, &j, report ? &rep : NULL);
+        r = parse_object(root, section, &j, report ? &rep : NULL);
         json_object_put(root);
         if (r < 0) {
                 journal_free(&j);
@@ -325,6 +329,10 @@ static json_object *format_entry(const journal_entry *e) {
 }
 
 char *journal_format(const journal *j) {
+        return journal_format_section(j, JOURNAL_SECTION);
+}
+
+char *journal_format_section(const journal *j, const char *section) {
         _cleanup_json_ json_object *root = json_object_new_object(), *boosts = json_object_new_object();
 
         if (!root || !boosts)
@@ -337,6 +345,6 @@ char *journal_format(const journal *j) {
                         return NULL;
                 json_object_object_add(boosts, j->entries[i].uuid, e);
         }
-        json_object_object_add(root, "boosts", TAKE_PTR(boosts));
+        json_object_object_add(root, section, TAKE_PTR(boosts));
         return strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
 }

@@ -41,6 +41,7 @@
 #include "governor.h"
 
 #define JOURNAL_FILE "boosts.json"
+#define JOURNAL_SECTION "boosts" /* the file's object of entries */
 #define JOURNAL_WORD_MAX 16
 
 typedef struct journal_entry {
@@ -96,6 +97,13 @@ int journal_parse(const char *text, journal *ret, journal_load_report *report);
 char *journal_format(const journal *j);
 
 /*
+ * The same for a file of the same shape whose entries are under @section
+ * instead of "boosts" (settings.h keeps the persistent settings so).
+ */
+int journal_parse_section(const char *text, const char *section, journal *ret, journal_load_report *report);
+char *journal_format_section(const journal *j, const char *section);
+
+/*
  * Loads <dir>/boosts.json (dir is an O_DIRECTORY descriptor). A missing file
  * gives an empty, clean journal. A file that is no journal (corrupt,
  * truncated, of another version) is renamed to boosts.json.corrupt-<unix
@@ -110,6 +118,10 @@ int journal_load(int dir_fd, journal *ret, journal_load_report *report);
 
 /* Writes @j atomically into @dir_fd. */
 int journal_save(int dir_fd, const journal *j);
+
+/* journal_load() and journal_save() of the file @name in @dir_fd, its entries under @section. */
+int journal_load_file(int dir_fd, const char *name, const char *section, journal *ret, journal_load_report *report);
+int journal_save_file(int dir_fd, const char *name, const char *section, const journal *j);
 
 /*
  * Creates @path (and parents) with mode 0700 when missing, and opens it.

@@ -3,7 +3,8 @@
  * mdboostd: boosts md rebuilds on request, under polkit, and puts every
  * tunable back afterwards.
  *
- *   mdboostd [--root DIR] [--state-dir DIR] [--config FILE] [--policy-file FILE] [--report-file FILE]
+ *   mdboostd [--root DIR] [--state-dir DIR] [--settings-dir DIR] [--config FILE] [--policy-file FILE]
+ *            [--report-file FILE]
  *            [--log-stderr]
  */
 #include <errno.h>
@@ -20,10 +21,12 @@
 #include "log.h"
 #include "monitor.h"
 #include "report-io.h"
+#include "settings.h"
 
 typedef struct args {
         const char *root;
         const char *state_dir;
+        const char *settings_dir;
         const char *config;
         bool config_required;
         const char *policy_file;
@@ -36,6 +39,7 @@ static void help(void) {
                "Boosts md RAID rebuilds on request over D-Bus (org.mdboost.MdBoost1) and restores them.\n\n"
                "  --root DIR        prefix for every /sys and /proc path (default /)\n"
                "  --state-dir DIR   where the boost journal lives (default /run/mdboost)\n"
+               "  --settings-dir DIR  where the persistent settings live (default " SETTINGS_DIR_DEFAULT ")\n"
                "  --config FILE     settings (default " CONFIG_DEFAULT_PATH ", optional)\n"
                "  --policy-file FILE  the policies set over D-Bus (default " POLICY_FILE_DEFAULT ")\n"
                "  --report-file FILE  the reports of ended operations (default " REPORT_FILE_DEFAULT ")\n"
@@ -50,6 +54,7 @@ static int parse_args(int argc, char *argv[], args *ret) {
         enum {
                 ARG_ROOT = 0x100,
                 ARG_STATE,
+                ARG_SETTINGS_DIR,
                 ARG_CONFIG,
                 ARG_POLICY_FILE,
                 ARG_REPORT_FILE,
@@ -59,6 +64,7 @@ static int parse_args(int argc, char *argv[], args *ret) {
         static const struct option options[] = {
                 { "root", required_argument, NULL, ARG_ROOT },
                 { "state-dir", required_argument, NULL, ARG_STATE },
+                { "settings-dir", required_argument, NULL, ARG_SETTINGS_DIR },
                 { "config", required_argument, NULL, ARG_CONFIG },
                 { "policy-file", required_argument, NULL, ARG_POLICY_FILE },
                 { "report-file", required_argument, NULL, ARG_REPORT_FILE },
@@ -69,6 +75,7 @@ static int parse_args(int argc, char *argv[], args *ret) {
         };
         args a = { .root = "/",
                    .state_dir = "/run/mdboost",
+                   .settings_dir = SETTINGS_DIR_DEFAULT,
                    .config = CONFIG_DEFAULT_PATH,
                    .policy_file = POLICY_FILE_DEFAULT,
                    .report_file = REPORT_FILE_DEFAULT };
@@ -84,6 +91,9 @@ static int parse_args(int argc, char *argv[], args *ret) {
                         break;
                 case ARG_STATE:
                         a.state_dir = optarg;
+                        break;
+                case ARG_SETTINGS_DIR:
+                        a.settings_dir = optarg;
                         break;
                 case ARG_CONFIG:
                         a.config = optarg;
@@ -137,13 +147,58 @@ static void reports_load(context *c) {
                             skipped == 1 ? "" : "s");
 }
 
-static int context_open(context *c, const args *a) {
+/*
+ * Opens @dir (made when missing) and loads the journal-shaped file @file in
+ * it: the boosts' journal, or the persistent settings. @holds says what its
+ * originals belong to, @entry what one entry is, for the log.
+ */
+static int open_journal(const char *dir, const char *file, const char *section, const char *holds, const char *entry,
+                        int *ret_fd, journal *ret) {
         journal_load_report report;
+        int r;
+
+        r = journal_open_dir(dir, ret_fd);
+        if (r == -ELOOP || r == -EPERM) {
+                log_error("refusing the folder %s: it must be a folder, not a symlink, owned by the service's user "
+                          "and writable by nobody else",
+                          dir);
+                return r;
+        }
+        if (r < 0) {
+                log_error("cannot create the folder %s: %s", dir, strerror(-r));
+                return r;
+        }
+        r = journal_load_file(*ret_fd, file, section, ret, &report);
+        if (r < 0) {
+                log_error("cannot read %s/%s: %s; not starting, because it may hold the originals of %s: make it "
+                          "readable, or move it aside by hand to start without them",
+                          dir, file, r == -EINVAL ? "not a regular file" : strerror(-r), holds);
+                return r;
+        }
+        if (report.corrupt)
+                log_warning("%s/%s was corrupt or truncated; moved aside as %s/%s, starting without it", dir, file,
+                            dir, report.aside);
+        for (unsigned i = 0; i < report.n_rejected && i < JOURNAL_REJECT_MAX; i++)
+                log_warning("%s/%s: set aside the entry %s (%s); it held %s", dir, file, report.rejected[i].key,
+                            report.rejected[i].why, report.rejected[i].held);
+        if (report.n_rejected > JOURNAL_REJECT_MAX)
+                log_warning("%s/%s: set aside %u more entries", dir, file, report.n_rejected - JOURNAL_REJECT_MAX);
+        if (report.n_rejected > 0)
+                log_warning("%s/%s: %u entr%s set aside, the file as it was is kept as %s/%s; the other %u %s%s "
+                            "are followed as usual",
+                            dir, file, report.n_rejected, report.n_rejected == 1 ? "y was" : "ies were", dir,
+                            report.aside, ret->n, entry, ret->n == 1 ? "" : "s");
+        return 0;
+}
+
+static int context_open(context *c, const args *a) {
         char errbuf[256];
         int r;
 
         *c = (context){ .root = MD_ROOT_NULL,
                         .state_fd = -1,
+                        .settings_fd = -1,
+                        .settings_dir = a->settings_dir,
                         .cfg = CONFIG_DEFAULT,
                         .root_path = a->root,
                         .state_dir = a->state_dir,
@@ -172,39 +227,14 @@ static int context_open(context *c, const args *a) {
                 log_error("cannot open the root %s: %s", a->root, strerror(-r));
                 return r;
         }
-        r = journal_open_dir(a->state_dir, &c->state_fd);
-        if (r == -ELOOP || r == -EPERM) {
-                log_error("refusing the state directory %s: it must be a folder, not a symlink, owned by the "
-                          "service's user and writable by nobody else",
-                          a->state_dir);
+        r = open_journal(a->state_dir, JOURNAL_FILE, JOURNAL_SECTION, "boosted arrays", "boost", &c->state_fd,
+                         &c->journal);
+        /* Made by the first SetSettings: a service that never keeps a setting leaves no folder behind. */
+        if (r == 0 && access(a->settings_dir, F_OK) == 0)
+                r = open_journal(a->settings_dir, SETTINGS_FILE, SETTINGS_SECTION, "arrays' persistent settings",
+                                 "array's settings", &c->settings_fd, &c->settings);
+        if (r < 0)
                 return r;
-        }
-        if (r < 0) {
-                log_error("cannot create the state directory %s: %s", a->state_dir, strerror(-r));
-                return r;
-        }
-        r = journal_load(c->state_fd, &c->journal, &report);
-        if (r < 0) {
-                log_error("cannot read %s/%s: %s; not starting, because it may hold the originals of boosted "
-                          "arrays: make it readable, or move it aside by hand to start without them",
-                          a->state_dir, JOURNAL_FILE, r == -EINVAL ? "not a regular file" : strerror(-r));
-                return r;
-        }
-        if (report.corrupt)
-                log_warning("%s/%s was corrupt or truncated; moved aside as %s/%s, starting with no boosts",
-                            a->state_dir, JOURNAL_FILE, a->state_dir, report.aside);
-        for (unsigned i = 0; i < report.n_rejected && i < JOURNAL_REJECT_MAX; i++)
-                log_warning("%s/%s: set aside the entry %s (%s); it held %s", a->state_dir, JOURNAL_FILE,
-                            report.rejected[i].key, report.rejected[i].why, report.rejected[i].held);
-        if (report.n_rejected > JOURNAL_REJECT_MAX)
-                log_warning("%s/%s: set aside %u more entries", a->state_dir, JOURNAL_FILE,
-                            report.n_rejected - JOURNAL_REJECT_MAX);
-        if (report.n_rejected > 0)
-                log_warning("%s/%s: %u entr%s set aside, the file as it was is kept as %s/%s; the other %u "
-                            "boost%s are followed as usual",
-                            a->state_dir, JOURNAL_FILE, report.n_rejected,
-                            report.n_rejected == 1 ? "y was" : "ies were", a->state_dir, report.aside, c->journal.n,
-                            c->journal.n == 1 ? "" : "s");
         reports_load(c);
         return loop_init(&c->loop);
 }
@@ -256,9 +286,12 @@ static void context_close(context *c) {
         monitor_free(c);
         report_book_free(&c->reports);
         journal_free(&c->journal);
+        journal_free(&c->settings);
         md_array_set_free(&c->arrays);
         if (c->state_fd >= 0)
                 close(c->state_fd);
+        if (c->settings_fd >= 0)
+                close(c->settings_fd);
         md_root_close(&c->root);
         loop_free(&c->loop);
 }

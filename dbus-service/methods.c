@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Boost, Restore, RestoreAll, SetPolicy, GetProfiles and GetReports. Every mutating method has the
+ * Boost, Restore, RestoreAll, SetPolicy, SetSettings, GetProfiles and GetReports. Every mutating method has the
  * same shape: parse, validate, (authorised by the dispatcher), write,
  * persist, emit PropertiesChanged, reply. The Manager's and the array
  * objects' methods share one helper each.
@@ -196,14 +196,17 @@ DBusMessage *method_restore_all(call *k) {
         DBusMessageIter it;
         unsigned n = 0;
 
+        bool settings;
+
         dbus_message_iter_init(k->m, &it);
-        r = options_parse_restore(&it, errbuf, sizeof(errbuf));
+        r = options_parse_restore_all(&it, &settings, errbuf, sizeof(errbuf));
         if (r < 0)
                 return errors_reply(k->m, r, "%s", errbuf);
         r = service_refresh(k->c);
         if (r < 0)
                 return errors_reply(k->m, r, "Could not read the md arrays: %s.", strerror(-r));
-        names = calloc(k->c->arrays.n ? k->c->arrays.n : 1, sizeof(*names));
+        /* An array's name can come twice: once for its boost, once for its settings. */
+        names = calloc(k->c->arrays.n ? 2 * k->c->arrays.n : 1, sizeof(*names));
         if (!names)
                 return NULL;
         for (unsigned i = 0; i < k->c->arrays.n; i++) {
@@ -219,6 +222,18 @@ DBusMessage *method_restore_all(call *k) {
                 }
                 if (r == 0 || r == -MDB_ECONFLICT)
                         snprintf(names[n++], sizeof(names[0]), "%s", a->name);
+        }
+        /* The boosts first: a boost on top of a setting comes back to it, then the setting to its original. */
+        if (settings) {
+                r = service_refresh(k->c);
+                if (r == 0)
+                        r = service_unapply_settings(k->c, k->who, names, &n);
+                if (r < 0 && !first_err) {
+                        first_err = r;
+                        snprintf(failed.message, sizeof(failed.message),
+                                 "Could not put back every array's settings (%s); see the service's log.",
+                                 strerror(-r));
+                }
         }
         publish_after_write(k->c);
         if (first_err)
@@ -282,6 +297,28 @@ DBusMessage *method_set_policy(call *k) {
         monitor_publish(k->c, true);
         loop_tick_within(&k->c->loop, k->c->cfg.poll_active_ms);
         return dbus_message_new_method_return(k->m);
+}
+
+DBusMessage *method_set_settings(call *k) {
+        const char *spec;
+        char errbuf[512];
+        boost_options o;
+        op_result res = {};
+        DBusMessageIter it;
+        int r;
+
+        dbus_message_iter_init(k->m, &it);
+        dbus_message_iter_get_basic(&it, &spec);
+        dbus_message_iter_next(&it);
+        r = options_parse_boost(&it, &o, errbuf, sizeof(errbuf));
+        if (r < 0)
+                return errors_reply(k->m, r, "%s", errbuf);
+        r = service_set_settings(k->c, spec, &o, k->who, &res);
+        if (!o.dry_run || r < 0)
+                publish_after_write(k->c);
+        if (r < 0)
+                return reply_failure(k, r, &res);
+        return reply_changes(k, &res, false, false);
 }
 
 static bool add_string(DBusMessageIter *d, const char *key, const char *value) {

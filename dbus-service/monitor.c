@@ -755,6 +755,9 @@ uint64_t monitor_tick(void *userdata) {
         }
         follow_boosts(c);
         service_retry_journal(c);
+        /* Settings before policies: a policy's boost then finds them, and its restore comes back to them. */
+        if (service_apply_settings(c) && service_refresh(c) < 0)
+                log_warning("could not read the md arrays back after writing their settings");
         monitor_publish(c, true);
         if (apply_policies(c))
                 monitor_publish(c, true);

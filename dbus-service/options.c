@@ -186,3 +186,43 @@ int options_parse_restore(DBusMessageIter *iter, char *errbuf, size_t errlen) {
         snprintf(errbuf, errlen, "Unknown option '%.64s': Restore takes no options.", key);
         return -EINVAL;
 }
+
+int options_parse_restore_all(DBusMessageIter *iter, bool *ret_settings, char *errbuf, size_t errlen) {
+        DBusMessageIter dict;
+        bool settings = false, seen = false;
+
+        if (dbus_message_iter_get_arg_type(iter) != DBUS_TYPE_ARRAY ||
+            dbus_message_iter_get_element_type(iter) != DBUS_TYPE_DICT_ENTRY) {
+                snprintf(errbuf, errlen, "Options must be a dictionary a{sv}.");
+                return -EINVAL;
+        }
+        dbus_message_iter_recurse(iter, &dict);
+        while (dbus_message_iter_get_arg_type(&dict) == DBUS_TYPE_DICT_ENTRY) {
+                DBusMessageIter entry, variant;
+                const char *key;
+                dbus_bool_t b;
+
+                dbus_message_iter_recurse(&dict, &entry);
+                dbus_message_iter_get_basic(&entry, &key);
+                if (strcmp(key, "settings") != 0) {
+                        snprintf(errbuf, errlen, "Unknown option '%.64s': RestoreAll takes only 'settings'.", key);
+                        return -EINVAL;
+                }
+                if (seen) {
+                        snprintf(errbuf, errlen, "Option 'settings' is given twice.");
+                        return -EINVAL;
+                }
+                dbus_message_iter_next(&entry);
+                dbus_message_iter_recurse(&entry, &variant);
+                if (dbus_message_iter_get_arg_type(&variant) != DBUS_TYPE_BOOLEAN) {
+                        snprintf(errbuf, errlen, "Option 'settings' must be a boolean ('b').");
+                        return -EINVAL;
+                }
+                dbus_message_iter_get_basic(&variant, &b);
+                settings = b;
+                seen = true;
+                dbus_message_iter_next(&dict);
+        }
+        *ret_settings = settings;
+        return 0;
+}

@@ -34,3 +34,9 @@ int options_parse_boost(DBusMessageIter *iter, boost_options *ret, char *errbuf,
 
 /* Restore takes no options yet: an empty dict is 0, any key -EINVAL. */
 int options_parse_restore(DBusMessageIter *iter, char *errbuf, size_t errlen);
+
+/*
+ * RestoreAll's: "settings" (b), also put back the originals of the
+ * persistent settings (settings.h) in @ret_settings; any other key -EINVAL.
+ */
+int options_parse_restore_all(DBusMessageIter *iter, bool *ret_settings, char *errbuf, size_t errlen);

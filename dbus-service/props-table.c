@@ -12,6 +12,7 @@
 #include "profiles.h"
 #include "predict.h"
 #include "props.h"
+#include "settings.h"
 
 /* The words of dev-NAME/state, as the kernel's state_show() prints them. */
 static const struct {
@@ -257,6 +258,43 @@ static bool get_boosted_since(const context *c, const md_array *a, DBusMessageIt
         return add_u64(it, e ? e->since_usec : 0);
 }
 
+/*
+ * The array's persistent settings (settings.h) as a(sss): each tunable, the
+ * value its setting wrote, and its state: "applied", "overridden" (an
+ * administrator's value in its place, left alone), "to-apply" (written on
+ * the next poll), "boosted" (a boost is on top; its restore comes back to
+ * the setting), "held" (RestoreAll put the original back until the service
+ * starts again).
+ */
+static bool get_settings(const context *c, const md_array *a, DBusMessageIter *it) {
+        const journal_entry *e = a->uuid[0] ? journal_find((journal *)&c->settings, a->uuid) : NULL;
+        bool boosted = props_entry_of(c, a) != NULL;
+        DBusMessageIter arr, st;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "(sss)", &arr))
+                return false;
+        for (unsigned t = 0; e && t < _MD_T_ARRAY_MAX; t++) {
+                const char *name = md_tunable_get(t)->name, *state, *v;
+                char value[64];
+
+                if (e->originals[t].kind == MD_V_ABSENT)
+                        continue;
+                if (md_tval_format(&e->written[t], value, sizeof(value)) < 0)
+                        snprintf(value, sizeof(value), "?");
+                state = boosted           ? "boosted"
+                        : c->settings_held ? "held"
+                                           : setting_state_to_string(settings_judge(e, t, &a->tunables[t]));
+                v = value;
+                if (!dbus_message_iter_open_container(&arr, DBUS_TYPE_STRUCT, NULL, &st) ||
+                    !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &name) ||
+                    !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &v) ||
+                    !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &state) ||
+                    !dbus_message_iter_close_container(&arr, &st))
+                        return false;
+        }
+        return dbus_message_iter_close_container(it, &arr);
+}
+
 static bool get_originals(const context *c, const md_array *a, DBusMessageIter *it) {
         static const md_tval none[_MD_T_ARRAY_MAX];
         const journal_entry *e = props_entry_of(c, a);
@@ -484,6 +522,7 @@ static const prop_def array_props[] = {
         { "Speed", "t", get_speed, PROP_POLLED },
         { "TimeLeft", "t", get_time_left, PROP_POLLED },
         { "SpeedBeforeBoost", "t", get_speed_before_boost, PROP_POLLED },
+        { "Settings", "a(sss)", get_settings, PROP_POLLED },
         { "MismatchCount", "t", get_mismatch, PROP_POLLED },
         { "Tunables", "a{ss}", get_tunables, PROP_POLLED },
         { "StripeCacheMemory", "t", get_stripe_memory, PROP_POLLED },

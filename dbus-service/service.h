@@ -79,3 +79,27 @@ void service_retry_journal(context *c);
  */
 int service_set_policy(context *c, const char *spec, const char *class_word, const char *rule_word,
                        const struct caller *who, op_result *res);
+
+/*
+ * SetSettings: replaces the persistent settings of the array @spec with the
+ * tunables @want sets (none: all go, their originals back); settings.h. A
+ * boosted array is refused (-EBUSY). The originals are saved before the
+ * first write; a refused write puts back what the call wrote.
+ */
+int service_set_settings(context *c, const char *spec, const boost_options *want, const struct caller *who,
+                         op_result *res);
+
+/*
+ * Writes again every setting whose array reads its original (assembled
+ * anew, or the machine booted), unless a boost is on top; logs once each
+ * value an administrator wrote in a setting's place. True when anything
+ * was written.
+ */
+bool service_apply_settings(context *c);
+
+/*
+ * RestoreAll's "settings": puts back the originals of every setting in
+ * place, keeping the settings on file, and writes none again until the
+ * service starts again. The arrays put back are added to @names (@n).
+ */
+int service_unapply_settings(context *c, const struct caller *who, char (*names)[MD_NAME_MAX + 1], unsigned *n);

@@ -350,9 +350,10 @@ mdb_start_polkit() {
 # Extra environment (MDBOOST_FAKEKERNEL_FAIL=...) may be set in MDB_SERVICE_ENV.
 mdb_start_service() {
 	# shellcheck disable=SC2086 # NAME=VALUE words
-	# The policies set over D-Bus and the reports stay in the test's folder, never in the host's /var/lib.
+	# The policies set over D-Bus, the reports and the settings stay in the test's folder, never in the host's /var/lib.
 	env ${MDB_SERVICE_ENV:-} "$MDB_SERVICE_BIN" --root "$MDB_ROOT" --state-dir "$MDB_STATE" \
-		--policy-file "$MDB_TMP/policy.conf" --report-file "$MDB_TMP/reports.json" "$@" >>"$MDB_TMP/service.log" 2>&1 &
+		--policy-file "$MDB_TMP/policy.conf" --report-file "$MDB_TMP/reports.json" --settings-dir "$MDB_TMP/settings" \
+		"$@" >>"$MDB_TMP/service.log" 2>&1 &
 	MDB_SERVICE_PID=$!
 	if ! mdb_wait_for 10 mdb_has_owner "$MDB_BUS_NAME"; then
 		mdb_log "mdboostd did not take $MDB_BUS_NAME"
