@@ -636,7 +636,7 @@ async function testServiceGone(page) {
 // EBUSY: the page picks it up when it returns to the bus, and a Boost that
 // fails shows the refusal in words inside the dialog, with nothing changed.
 async function testServiceError(page) {
-    const service = spawn(env.UI_SERVICE_BIN, ["--root", env.MDB_ROOT, "--state-dir", env.UI_STATE_DIR, "--policy-file", env.UI_POLICY_FILE, "--report-file", env.UI_POLICY_FILE.replace(/policy\.conf$/, "reports.json")], {
+    const service = spawn(env.UI_SERVICE_BIN, ["--root", env.MDB_ROOT, "--state-dir", env.UI_STATE_DIR, "--policy-file", env.UI_POLICY_FILE, "--report-file", env.UI_POLICY_FILE.replace(/policy\.conf$/, "reports.json"), "--settings-dir", env.UI_POLICY_FILE.replace(/policy\.conf$/, "settings")], {
         env: { ...process.env, MDBOOST_FAKEKERNEL_FAIL: "sys/block/md0/md/stripe_cache_size=EBUSY" },
         stdio: ["ignore", "ignore", fs.openSync(env.UI_SERVICE_LOG, "a")],
     });
