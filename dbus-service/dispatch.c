@@ -190,9 +190,10 @@ void dispatch_message(context *c, DBusMessage *m) {
                 if (r < 0) {
                         send_reply(c, m,
                                    errors_reply(m, -EACCES, "You are not allowed to %s md arrays (polkit action %s).",
-                                                strcmp(mt->action, ACTION_BOOST) == 0       ? "boost"
-                                                : strcmp(mt->action, ACTION_CONFIGURE) == 0 ? "set the policy or settings of"
-                                                                                            : "restore",
+                                                strcmp(mt->action, ACTION_BOOST) == 0 ? "boost"
+                                                : strcmp(mt->action, ACTION_CONFIGURE) == 0
+                                                        ? "set the policy or settings of"
+                                                        : "restore",
                                                 mt->action));
                         return;
                 }

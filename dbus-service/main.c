@@ -176,8 +176,8 @@ static int open_journal(const char *dir, const char *file, const char *section, 
                 return r;
         }
         if (report.corrupt)
-                log_warning("%s/%s was corrupt or truncated; moved aside as %s/%s, starting without it", dir, file,
-                            dir, report.aside);
+                log_warning("%s/%s was corrupt or truncated; moved aside as %s/%s, starting without it", dir, file, dir,
+                            report.aside);
         for (unsigned i = 0; i < report.n_rejected && i < JOURNAL_REJECT_MAX; i++)
                 log_warning("%s/%s: set aside the entry %s (%s); it held %s", dir, file, report.rejected[i].key,
                             report.rejected[i].why, report.rejected[i].held);

@@ -281,9 +281,12 @@ static bool get_settings(const context *c, const md_array *a, DBusMessageIter *i
                         continue;
                 if (md_tval_format(&e->written[t], value, sizeof(value)) < 0)
                         snprintf(value, sizeof(value), "?");
-                state = boosted           ? "boosted"
-                        : c->settings_held ? "held"
-                                           : setting_state_to_string(settings_judge(e, t, &a->tunables[t]));
+                if (boosted)
+                        state = "boosted";
+                else if (c->settings_held)
+                        state = "held";
+                else
+                        state = setting_state_to_string(settings_judge(e, t, &a->tunables[t]));
                 v = value;
                 if (!dbus_message_iter_open_container(&arr, DBUS_TYPE_STRUCT, NULL, &st) ||
                     !dbus_message_iter_append_basic(&st, DBUS_TYPE_STRING, &name) ||

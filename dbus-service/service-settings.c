@@ -346,8 +346,8 @@ int service_unapply_settings(context *c, const struct caller *who, char (*names)
                         if (r == 0)
                                 r = md_tunable_write(&c->root, a->name, t, text, &back);
                         if (r < 0) {
-                                log_warning("%s: could not put %s back to '%s': %s", a->name,
-                                            md_tunable_get(t)->name, text, strerror(-r));
+                                log_warning("%s: could not put %s back to '%s': %s", a->name, md_tunable_get(t)->name,
+                                            text, strerror(-r));
                                 if (!first_err)
                                         first_err = r;
                                 continue;
