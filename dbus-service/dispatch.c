@@ -188,13 +188,15 @@ void dispatch_message(context *c, DBusMessage *m) {
                         return;
                 }
                 if (r < 0) {
+                        const char *what = "restore";
+
+                        if (strcmp(mt->action, ACTION_BOOST) == 0)
+                                what = "boost";
+                        else if (strcmp(mt->action, ACTION_CONFIGURE) == 0)
+                                what = "set the policy or settings of";
                         send_reply(c, m,
                                    errors_reply(m, -EACCES, "You are not allowed to %s md arrays (polkit action %s).",
-                                                strcmp(mt->action, ACTION_BOOST) == 0 ? "boost"
-                                                : strcmp(mt->action, ACTION_CONFIGURE) == 0
-                                                        ? "set the policy or settings of"
-                                                        : "restore",
-                                                mt->action));
+                                                what, mt->action));
                         return;
                 }
                 k.who = &who;
