@@ -18,6 +18,9 @@
 #     reader stops (fast_ceiling_quiet_ms); the boost still restores by itself, byte
 #     for byte, when the recovery completes;
 #   - kill -9 after a boost, then a restart, restores;
+#   - persistent settings survive a restart of the service and a stop and
+#     assembly of the array (written again within seconds), and go back to
+#     md's values when taken away;
 #   - the kernel's refusals come back as the documented D-Bus errors with
 #     nothing left half-applied: out-of-range values (InvalidArgument), a
 #     stripe cache on raid1 (InvalidArgument), sync_max lowered while an
@@ -275,5 +278,29 @@ mdb_check "back at 1: UserIo is counted again" vm_wait_for 15 user_io_is counted
 s0=$(user_sectors)
 dd if=/dev/md1 of=/dev/null bs=1M count=8 iflag=direct status=none
 mdb_check "and md1's stat counts a user's reads again" [ "$(user_sectors)" -ge $((s0 + 16384)) ]
+
+# ---- persistent settings: a restart, a stop and assembly, their removal ----------
+
+ra_path=/sys/block/md1/queue/read_ahead_kb
+ra0=$(cat "$ra_path")
+floor0=$(md_attr md1 sync_speed_min)
+mdb_call root SetSettings 'sa{sv}' md1 2 read_ahead_kb u 2048 sync_speed_min u 5000
+mdb_expect_ok "SetSettings md1 read_ahead_kb 2048, sync_speed_min 5000"
+settings_in_place() { [ "$(cat "$ra_path")" = 2048 ] && [ "$(md_attr md1 sync_speed_min)" = "5000 (local)" ]; }
+mdb_check "the kernel has them (read_ahead_kb was $ra0, the floor $floor0)" settings_in_place
+mdb_stop_service TERM
+mdb_start_service --config "$conf"
+sleep 2
+mdb_check "a restart of the service keeps them" settings_in_place
+mdadm --stop /dev/md1 >/dev/null 2>&1
+# shellcheck disable=SC2046 # vm_disks prints one /dev path per word
+mdadm --assemble /dev/md1 $(vm_disks 4 2) >/dev/null 2>&1
+mdb_check "md1 is assembled again" vm_wait_for 15 test -e /sys/block/md1/md/sync_speed_min
+mdb_check "and gets its settings again from the service within seconds" vm_wait_for 20 settings_in_place
+mdb_check "the log says so" grep -q "md1: read_ahead_kb $ra0 -> 2048, its persistent setting" "$MDB_TMP/service.log"
+mdb_call root SetSettings 'sa{sv}' md1 0
+mdb_expect_ok "SetSettings md1 with nothing"
+vm_expect "read_ahead_kb is back to $ra0" "$ra0" "$(cat "$ra_path")"
+vm_expect "the floor is back to $floor0" "$floor0" "$(md_attr md1 sync_speed_min)"
 
 mdb_finish
