@@ -15,7 +15,7 @@ import { Reports } from "./reports.jsx";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 import {
     actionLabel, compareTunables, finishText, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, governorText,
-    operationName, policyText, speedupText, tunableLabel,
+    operationName, policyText, settingsText, speedupText, tunableLabel,
 } from "./format.js";
 
 const ROLES = {
@@ -257,6 +257,12 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
     const [mainTunables, detailTunables] = splitTunables(array);
     const denied = admin ? null : _("Administrative access is required to change the array.");
 
+    // Takes the array's persistent settings away: the service puts their originals back.
+    const dropSettings = () => {
+        setError(null);
+        client.setSettings(array.Name, {}).catch(setError);
+    };
+
     const restore = () => {
         setRestoring(true);
         setError(null);
@@ -347,6 +353,20 @@ export const ArrayCard = ({ client, path, array, admin, profiles, manager, first
                                                        onClick={() => setPolicyDialog(true)}
                                                        aria-label={cockpit.format(_("Change the automatic boost of $0"), array.Name)}>
                                             {_("Change")}
+                                        </GuardedButton>
+                                    </DescriptionListDescription>
+                                </DescriptionListGroup>
+                            </DescriptionList>}
+                        {array.Settings && array.Settings.length > 0 &&
+                            <DescriptionList isCompact isHorizontal className="mdb-facts mdb-settings">
+                                <DescriptionListGroup>
+                                    <DescriptionListTerm>{_("Persistent settings")}</DescriptionListTerm>
+                                    <DescriptionListDescription>
+                                        <span className="mdb-settings-text">{settingsText(array.Settings)}</span>{" "}
+                                        <GuardedButton variant="link" isInline reason={denied} className="mdb-settings-drop"
+                                                       onClick={dropSettings}
+                                                       aria-label={cockpit.format(_("Take away the persistent settings of $0"), array.Name)}>
+                                            {_("Take away")}
                                         </GuardedButton>
                                     </DescriptionListDescription>
                                 </DescriptionListGroup>

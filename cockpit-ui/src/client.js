@@ -143,6 +143,15 @@ export class MdBoostClient {
         return reports.map(r => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.v])));
     }
 
+    // Replaces the persistent settings of @array (its name or UUID) with
+    // @values, { tunable: number }; {} takes them all away (docs/dbus-api.md).
+    async setSettings(array, values) {
+        const settings = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { t: "t", v }]));
+        const [changes] = await this.dbus.call(MANAGER_PATH, MANAGER_IFACE, "SetSettings", [array, settings],
+                                               { type: "sa{sv}" });
+        return changes;
+    }
+
     async restore(path) {
         const [changes] = await this.dbus.call(path, ARRAY_IFACE, "Restore", [{}], { type: "a{sv}" });
         return changes;

@@ -178,6 +178,25 @@ export function clockAfter(seconds, now = Date.now()) {
     return new Date(now + seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
+// An array's persistent settings (its Settings property: tunable, value,
+// state) in a line: "read-ahead 2048, floor 5000 (local)", each with what
+// keeps it from being in effect, if anything.
+export function settingsText(settings) {
+    const why = {
+        overridden: _("an administrator's value is in its place"),
+        boosted: _("under the boost; its restore comes back to it"),
+        held: _("put back until mdboost starts again"),
+        "to-apply": _("written again at the next look"),
+    };
+    return (settings || []).map(([name, value, state]) => {
+        // Speeds in MiB/s, as everywhere on the page.
+        const shown = tunableMeaning(name, value) || value;
+        return why[state]
+            ? cockpit.format(_("$0 $1 ($2)"), tunableLabel(name), shown, why[state])
+            : cockpit.format(_("$0 $1"), tunableLabel(name), shown);
+    }).join(", ");
+}
+
 // What the boost did, beside the speed: "12 times the 2 MiB/s before the
 // boost"; "" when either rate is unknown (SpeedBeforeBoost 0) or md's
 // 30-second average has not moved yet (within 10 %). Below 1 it is said

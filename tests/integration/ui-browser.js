@@ -9,7 +9,7 @@
 
 const fs = require("fs");
 const path = require("path");
-const { spawn } = require("child_process");
+const { execFileSync, spawn } = require("child_process");
 const { chromium } = require(process.env.UI_PLAYWRIGHT);
 
 const env = process.env;
@@ -357,6 +357,24 @@ async function testBoostMore(page, card) {
     }
 }
 
+// Persistent settings made over D-Bus show on the card apart from boosts,
+// and Take away puts their originals back.
+async function testSettings(page) {
+    const card = page.locator("[data-array=md0]");
+    const before = readTunable(env.MDB_ROOT, "read_ahead_kb");
+    execFileSync("busctl", ["--address", env.UI_BUS_ADDRESS, "call", "org.mdboost.MdBoost1", "/org/mdboost/MdBoost1",
+        "org.mdboost.MdBoost1.Manager", "SetSettings", "sa{sv}", "md0", "1", "read_ahead_kb", "u", "2048"]);
+    await expectShown(card.locator(".mdb-settings-text", { hasText: /^Read-ahead \(KiB\) 2048$/ }),
+                      "the card lists md0's persistent setting");
+    check(await card.locator("[data-boosted=true]").count() === 0 && await card.getAttribute("data-boosted") === "false",
+          "a setting is no boost: the card is not marked boosted");
+    await checkAccessibility(page, "the card with a persistent setting");
+    await card.getByRole("button", { name: "Take away the persistent settings of md0" }).click();
+    await card.locator(".mdb-settings").waitFor({ state: "detached", timeout: 15000 });
+    check(readTunable(env.MDB_ROOT, "read_ahead_kb") === before,
+          `Take away puts read_ahead_kb back to ${before} (${readTunable(env.MDB_ROOT, "read_ahead_kb")})`);
+}
+
 // The card's words for a recovery, and the kernel's raw fields behind an expander.
 async function testDetails(page) {
     const card = page.locator("[data-array=md0]");
@@ -678,6 +696,7 @@ async function main() {
         await testLiveUpdate(admin);
         await testUserIo(admin);
         await testDetails(admin);
+        await testSettings(admin);
         await testIdleBoost(admin);
         await testBoostRestore(admin);
         await testRestoreConflict(admin);

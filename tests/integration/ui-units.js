@@ -152,6 +152,17 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
                  "The users get 5 MiB/s; alone they get 10 MiB/s, and they keep 50 % of it (5 MiB/s). md yields to them: the rebuild runs at up to 200 MiB/s, at most 16 of its requests in flight.");
 });
 
+test("settingsText says an array's persistent settings and what keeps one from being in effect", () => {
+    assert.equal(fmt.settingsText([["read_ahead_kb", "2048", "applied"], ["sync_speed_min", "5120 (local)", "applied"]]),
+                 "Read-ahead (KiB) 2048, Rebuild speed floor 5 MiB/s");
+    assert.equal(fmt.settingsText([["read_ahead_kb", "2048", "overridden"]]),
+                 "Read-ahead (KiB) 2048 (an administrator's value is in its place)");
+    assert.match(fmt.settingsText([["read_ahead_kb", "2048", "boosted"]]), /under the boost; its restore comes back to it/);
+    assert.match(fmt.settingsText([["read_ahead_kb", "2048", "held"]]), /put back until mdboost starts again/);
+    assert.equal(fmt.settingsText([]), "");
+    assert.equal(fmt.settingsText(undefined), "");
+});
+
 test("speedupText and finishText say what the boost did and when the operation ends", () => {
     assert.equal(fmt.speedupText(24576, 2048), "12 times the 2 MiB/s before the boost");
     assert.equal(fmt.speedupText(5120, 2048), "2.5 times the 2 MiB/s before the boost");
