@@ -249,6 +249,7 @@ static bool apply_one(context *c, unsigned i, const md_array *a, md_tunable t) {
 
         if (md_tunable_restore_text(t, &e.written[t], text, sizeof(text)) < 0)
                 return false;
+        snprintf(e.array, sizeof(e.array), "%s", a->name); /* assembled anew, maybe under another name */
         e.originals[t] = a->tunables[t];
         e.written[t] = (md_tval){ .kind = MD_V_ABSENT };
         journal_put(&c->settings, &e);
