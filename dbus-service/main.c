@@ -152,20 +152,20 @@ static void reports_load(context *c) {
  * it: the boosts' journal, or the persistent settings. @holds says what its
  * originals belong to, @entry what one entry is, for the log.
  */
-static int open_journal(const char *dir, const char *file, const char *section, const char *holds, const char *entry,
-                        int *ret_fd, journal *ret) {
+static int open_journal(const char *dir, const char *dir_name, const char *file, const char *section, const char *holds,
+                        const char *entry, int *ret_fd, journal *ret) {
         journal_load_report report;
         int r;
 
         r = journal_open_dir(dir, ret_fd);
         if (r == -ELOOP || r == -EPERM) {
-                log_error("refusing the folder %s: it must be a folder, not a symlink, owned by the service's user "
-                          "and writable by nobody else",
-                          dir);
+                log_error("refusing the %s %s: it must be a folder, not a symlink, owned by the service's user and "
+                          "writable by nobody else",
+                          dir_name, dir);
                 return r;
         }
         if (r < 0) {
-                log_error("cannot create the folder %s: %s", dir, strerror(-r));
+                log_error("cannot create the %s %s: %s", dir_name, dir, strerror(-r));
                 return r;
         }
         r = journal_load_file(*ret_fd, file, section, ret, &report);
@@ -176,8 +176,8 @@ static int open_journal(const char *dir, const char *file, const char *section, 
                 return r;
         }
         if (report.corrupt)
-                log_warning("%s/%s was corrupt or truncated; moved aside as %s/%s, starting without it", dir, file, dir,
-                            report.aside);
+                log_warning("%s/%s was corrupt or truncated; moved aside as %s/%s, starting with no %ss", dir, file,
+                            dir, report.aside, entry);
         for (unsigned i = 0; i < report.n_rejected && i < JOURNAL_REJECT_MAX; i++)
                 log_warning("%s/%s: set aside the entry %s (%s); it held %s", dir, file, report.rejected[i].key,
                             report.rejected[i].why, report.rejected[i].held);
@@ -227,12 +227,12 @@ static int context_open(context *c, const args *a) {
                 log_error("cannot open the root %s: %s", a->root, strerror(-r));
                 return r;
         }
-        r = open_journal(a->state_dir, JOURNAL_FILE, JOURNAL_SECTION, "boosted arrays", "boost", &c->state_fd,
-                         &c->journal);
+        r = open_journal(a->state_dir, "state directory", JOURNAL_FILE, JOURNAL_SECTION, "boosted arrays", "boost",
+                         &c->state_fd, &c->journal);
         /* Made by the first SetSettings: a service that never keeps a setting leaves no folder behind. */
         if (r == 0 && access(a->settings_dir, F_OK) == 0)
-                r = open_journal(a->settings_dir, SETTINGS_FILE, SETTINGS_SECTION, "arrays' persistent settings",
-                                 "array's settings", &c->settings_fd, &c->settings);
+                r = open_journal(a->settings_dir, "settings directory", SETTINGS_FILE, SETTINGS_SECTION,
+                                 "arrays' persistent settings", "setting", &c->settings_fd, &c->settings);
         if (r < 0)
                 return r;
         reports_load(c);
