@@ -166,8 +166,9 @@ uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint
         return clamp(next, low, high);
 }
 
-bool governor_ladder(int verdict, uint64_t low, uint64_t high, uint64_t depth_high, uint64_t yield_rate,
-                     governor_rung *rung) {
+bool governor_next_level(uint64_t latency_us, unsigned bound_ms, uint64_t low, uint64_t high, uint64_t depth_high,
+                         uint64_t yield_rate, governor_rung *rung) {
+        uint64_t bound_us = (uint64_t)bound_ms * 1000;
         governor_rung r = *rung;
 
         if (!depth_high)
@@ -178,7 +179,7 @@ bool governor_ladder(int verdict, uint64_t low, uint64_t high, uint64_t depth_hi
          * ceiling. Up: the same way back, then pacing beyond what md's own
          * yielding gave.
          */
-        if (verdict < 0) {
+        if (latency_us * 100 > bound_us * (100 + BAND_PERCENT)) {
                 if (r.pacing && depth_high && r.rate - r.rate * 3 / 10 <= yield_rate) {
                         r = (governor_rung){ .rate = high, .depth = depth_high };
                 } else if (r.pacing || r.depth <= 1) {
@@ -186,7 +187,7 @@ bool governor_ladder(int verdict, uint64_t low, uint64_t high, uint64_t depth_hi
                 } else {
                         r.depth /= 2;
                 }
-        } else if (verdict > 0) {
+        } else if (latency_us * 100 < bound_us * (100 - BAND_PERCENT)) {
                 if (r.pacing || r.rate < high) {
                         r.rate = clamp(r.rate + r.rate / 5 + 500, low, high);
                 } else if (r.depth < depth_high) {
@@ -200,16 +201,6 @@ bool governor_ladder(int verdict, uint64_t low, uint64_t high, uint64_t depth_hi
                 return false;
         *rung = r;
         return true;
-}
-
-bool governor_next_level(uint64_t latency_us, unsigned bound_ms, uint64_t low, uint64_t high, uint64_t depth_high,
-                         uint64_t yield_rate, governor_rung *rung) {
-        uint64_t bound_us = (uint64_t)bound_ms * 1000;
-        int verdict = latency_us * 100 > bound_us * (100 + BAND_PERCENT)   ? -1
-                      : latency_us * 100 < bound_us * (100 - BAND_PERCENT) ? 1
-                                                                           : 0;
-
-        return governor_ladder(verdict, low, high, depth_high, yield_rate, rung);
 }
 
 /* The users' throughput since the span began, KiB/s; 0 when unknown. */
@@ -305,37 +296,22 @@ static uint64_t depth_high(const md_array *a, const journal_entry *e) {
 }
 
 /*
- * STEER to a rung: @rate, and @depth while md yields. Yielding, the floor
+ * STEER towards a latency bound to @rate and @depth. Yielding, the floor
  * stays at the held rate: md bounds the rebuild's requests in flight while
  * the users are busy only between floor and ceiling, and the ceiling is
- * @rate. Pacing (and always before 6.16) floor and ceiling are @rate; the
- * depth stays as it is.
+ * @rate. Pacing (and always before 6.16) floor and ceiling are @rate, as for
+ * a share; the depth stays as it is.
  */
-static void steer_rung(const md_array *a, const journal_entry *e, const governor_clock *clock, uint64_t rate,
-                       uint64_t depth, governor_decision *d) {
+static void steer_bound(const md_array *a, const journal_entry *e, const governor_clock *clock, unsigned bound_ms,
+                        uint64_t rate, uint64_t depth, governor_decision *d) {
         set_rate(a, e, GOVERNOR_STEER, rate, d);
         if (depth && !clock->pacing) {
                 d->floor = (md_tval){ .kind = MD_V_LOCAL, .value = held_rate(e) };
                 d->depth = (md_tval){ .kind = MD_V_LOCAL, .value = depth };
                 d->replaced_depth = a->tunables[MD_T_SYNC_IO_DEPTH];
         }
-}
-
-/* STEER towards a latency bound, carrying what was measured against it. */
-static void steer_bound(const md_array *a, const journal_entry *e, const governor_clock *clock, unsigned bound_ms,
-                        uint64_t rate, uint64_t depth, governor_decision *d) {
-        steer_rung(a, e, clock, rate, depth, d);
         d->latency_us = clock->latency_us;
         d->bound_ms = bound_ms;
-}
-
-/* STEER towards a share on md's own yielding (6.16+), carrying what was measured. */
-static void steer_share_rung(const md_array *a, const journal_entry *e, const governor_clock *clock, unsigned share,
-                             governor_decision *d) {
-        steer_rung(a, e, clock, clock->rate_kibs, clock->depth, d);
-        d->baseline_kibs = clock->baseline_kibs;
-        d->users_kibs = clock->users_kibs;
-        d->target_kibs = governor_target(clock->baseline_kibs, share);
 }
 
 static void lift(const md_array *a, const journal_entry *e, governor_decision *d) {
@@ -508,7 +484,7 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
 static void step_users(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                        uint64_t now, governor_decision *d) {
         unsigned share = e->users_share ? e->users_share : s->users_share, bound_ms = governor_bound_ms(s, e);
-        uint64_t high, rate, next, dh;
+        uint64_t high, rate, next;
         bool busy, first;
 
         busy = users_busy(s, a, e, clock, now, &first);
@@ -531,19 +507,14 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 step_bound(s, a, e, clock, now, busy, bound_ms, high, d);
                 return;
         }
-        dh = depth_high(a, e);
         switch (e->fit) {
         case GOVERNOR_FREE:
                 if (!busy)
                         return;
                 span_start(a, clock, now);
                 if (clock->learnt_usec != 0 && now - clock->learnt_usec < s->relearn_ms * 1000u && clock->rate_kibs) {
-                        /* Users back within relearn_ms: what they get alone is known, steer from the last rung. */
-                        clock->rate_kibs = clamp(clock->rate_kibs, held_rate(e), high);
-                        if (dh)
-                                steer_share_rung(a, e, clock, share, d);
-                        else
-                                steer(a, e, clock, share, clock->rate_kibs, d);
+                        /* Users back within relearn_ms: what they get alone is known, steer from the last rate. */
+                        steer(a, e, clock, share, clamp(clock->rate_kibs, held_rate(e), high), d);
                         return;
                 }
                 set_rate(a, e, GOVERNOR_LEARN, held_rate(e), d);
@@ -568,24 +539,6 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 }
                 clock->users_kibs = clock->baseline_kibs;
                 clock->learnt_usec = now;
-                if (dh) {
-                        /*
-                         * With sync_io_depth (6.16+) md's own yielding comes
-                         * first: between floor and ceiling md waits for the
-                         * users and keeps at most sync_io_depth requests of
-                         * its own in flight, which costs the users fewer
-                         * seeks than a rebuild paced below its floor, where md
-                         * queues as deep as it likes. The last rung, else md's.
-                         */
-                        if (!clock->rate_kibs)
-                                clock->rate_kibs = high;
-                        if (!clock->depth)
-                                clock->depth = dh;
-                        clock->rate_kibs = clamp(clock->rate_kibs, held_rate(e), high);
-                        steer_share_rung(a, e, clock, share, d);
-                        span_start(a, clock, now);
-                        return;
-                }
                 /*
                  * A first rate: the last one steered to, else the users' share
                  * taken from the floor the rebuild ran under before.
@@ -633,30 +586,6 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 /* Users who get more than they did held back want more than then: their baseline grows. */
                 if (clock->users_kibs > clock->baseline_kibs)
                         clock->baseline_kibs = clock->users_kibs;
-                if (dh) {
-                        uint64_t target = governor_target(clock->baseline_kibs, share);
-                        governor_rung rung = { .rate = clamp(clock->rate_kibs ? clock->rate_kibs : high, held_rate(e),
-                                                             high),
-                                               .depth = clock->depth ? clock->depth : dh,
-                                               .pacing = clock->pacing };
-                        /* What md reached by yielding: its average now while it yields; pacing, the one kept then. */
-                        uint64_t yield_rate = clock->pacing                       ? clock->yield_kibs
-                                              : a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value
-                                                                                  : held_rate(e);
-                        int verdict = clock->users_kibs * 100 < target * (100 - BAND_PERCENT)   ? -1
-                                      : clock->users_kibs * 100 > target * (100 + BAND_PERCENT) ? 1
-                                                                                                : 0;
-
-                        if (!governor_ladder(verdict, held_rate(e), high, dh, yield_rate, &rung))
-                                return;
-                        if (rung.pacing && !clock->pacing)
-                                clock->yield_kibs = yield_rate;
-                        clock->rate_kibs = rung.rate;
-                        clock->depth = rung.depth;
-                        clock->pacing = rung.pacing;
-                        steer_share_rung(a, e, clock, share, d);
-                        return;
-                }
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
                 next = governor_next_rate(rate, clock->users_kibs, governor_target(clock->baseline_kibs, share),
                                           held_rate(e), high);
@@ -758,10 +687,9 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                 else if (clock && clock->learnt_usec)
                         snprintf(buf, size,
                                  "The users get %" PRIu64 " KiB/s; alone they get %" PRIu64 " KiB/s, and they keep "
-                                 "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %s%" PRIu64 " KiB/s%s.",
+                                 "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %" PRIu64 " KiB/s.",
                                  clock->users_kibs, clock->baseline_kibs, share,
-                                 governor_target(clock->baseline_kibs, share), depth_text[0] ? "up to " : "", rate,
-                                 depth_text);
+                                 governor_target(clock->baseline_kibs, share), rate);
                 else
                         snprintf(buf, size,
                                  "The rebuild runs at %" PRIu64 " KiB/s; what the users get alone is measured "

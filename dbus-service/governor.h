@@ -98,7 +98,7 @@ typedef struct governor_clock {
         uint64_t span_wait_ms;   /* io_wait_ms then */
         uint64_t latency_us;     /* the users' 99th percentile as estimated over the last step, µs; 0 before */
         uint64_t depth;          /* the sync_io_depth last steered to; 0 before */
-        bool pacing;             /* the rung is floor and ceiling at rate_kibs (see governor_rung) */
+        bool pacing;             /* a latency bound's rung is floor and ceiling at rate_kibs (see governor_rung) */
         uint64_t yield_kibs;     /* md's rate when the rung last went from yielding to pacing, KiB/s */
         /* Set by the caller: the rebuild's rate with nothing holding it back is known (from this
          * operation or an earlier one of its kind on the array), so busy users need not wait for
@@ -203,14 +203,6 @@ typedef struct governor_rung {
  */
 bool governor_next_level(uint64_t latency_us, unsigned bound_ms, uint64_t low, uint64_t high, uint64_t depth_high,
                          uint64_t yield_rate, governor_rung *rung);
-
-/*
- * The same ladder for any target: @verdict < 0 gives way one rung, > 0
- * climbs one, 0 stays. A share of the users' throughput climbs it on 6.16+
- * with the verdict of their throughput against the share (10 % band).
- */
-bool governor_ladder(int verdict, uint64_t low, uint64_t high, uint64_t depth_high, uint64_t yield_rate,
-                     governor_rung *rung);
 
 /*
  * The state a Boost leaves: FITTING when it writes a `fast` floor of its own

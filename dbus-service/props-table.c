@@ -387,8 +387,7 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
                 dbus_uint32_t bound = governor_bound_ms(&c->cfg.profiles, e);
                 bool steering = e->fit == GOVERNOR_LEARNING || e->fit == GOVERNOR_STEERING;
                 dbus_uint64_t rate = tval_number(&e->written[steering ? MD_T_SYNC_SPEED_MAX : MD_T_SYNC_SPEED_MIN]);
-                /* Pacing, md's depth is not the governor's lever: none is said. */
-                dbus_uint64_t depth = clk && clk->pacing ? 0 : tval_number(&e->written[MD_T_SYNC_IO_DEPTH]);
+                dbus_uint64_t depth = tval_number(&e->written[MD_T_SYNC_IO_DEPTH]);
                 dbus_uint64_t baseline = clk ? clk->baseline_kibs : 0, users = clk ? clk->users_kibs : 0;
                 dbus_uint64_t target = bound ? 0 : governor_target(baseline, share);
                 dbus_uint64_t latency = clk ? clk->latency_us : 0;

@@ -505,13 +505,6 @@ static void log_governed(const context *c, const md_array *a, const journal_entr
                                  "latency is measured against the bound of %u ms",
                                  a->name, ch->new_text, n == 3 ? ", sync_io_depth " : "", n == 3 ? chs[2].new_text : "",
                                  d->bound_ms);
-                else if (n == 3)
-                        log_info("%s: the users get %" PRIu64 " KiB/s of the %" PRIu64 " KiB/s they get alone, their "
-                                 "share is %u %% (%" PRIu64 " KiB/s); md yields to them with the rebuild's ceiling "
-                                 "at %s KiB/s and sync_io_depth %s",
-                                 a->name, d->users_kibs, d->baseline_kibs,
-                                 e->users_share ? e->users_share : c->cfg.profiles.users_share, d->target_kibs,
-                                 ch->new_text, chs[2].new_text);
                 else
                         log_info("%s: the users get %" PRIu64 " KiB/s of the %" PRIu64 " KiB/s they get alone, their "
                                  "share is %u %% (%" PRIu64 " KiB/s); the rebuild's rate goes from %" PRIu64

@@ -161,10 +161,6 @@ export function governorText(gov) {
                                   formatSpeed(gov.rate), depth, bound);
         if (!gov.baseline)
             return cockpit.format(_("The rebuild runs at $0; what the users get alone is measured again shortly."), formatSpeed(gov.rate));
-        if (gov.depth)
-            return cockpit.format(_("The users get $0; alone they get $1, and they keep $2 % of it ($3). md yields to them: the rebuild runs at up to $4$5."),
-                                  formatSpeed(gov.users), formatSpeed(gov.baseline), share, formatSpeed(gov.target),
-                                  formatSpeed(gov.rate), depth);
         return cockpit.format(_("The users get $0; alone they get $1, and they keep $2 % of it ($3). The rebuild runs at $4."),
                               formatSpeed(gov.users), formatSpeed(gov.baseline), share, formatSpeed(gov.target),
                               formatSpeed(gov.rate));

@@ -147,9 +147,6 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
     assert.match(fmt.governorText({ state: "steering", users_latency_ms: 40, latency_us: 0, rate: 2048, depth: 0 }),
                  /^The rebuild runs at up to 2 MiB\/s; the users' latency is measured against the bound of 40 ms\.$/);
     assert.match(fmt.governorText({ state: "free", users_share: 50, users_latency_ms: 40 }), /requests stay under 40 ms/);
-    // A share on 6.16+: md's own yielding at a depth before any pacing.
-    assert.equal(fmt.governorText({ state: "steering", users_share: 50, users: 5242880 / 1024, baseline: 10240, target: 5120, rate: 204800, depth: 16 }),
-                 "The users get 5 MiB/s; alone they get 10 MiB/s, and they keep 50 % of it (5 MiB/s). md yields to them: the rebuild runs at up to 200 MiB/s, at most 16 of its requests in flight.");
 });
 
 test("settingsText says an array's persistent settings and what keeps one from being in effect", () => {

@@ -621,66 +621,6 @@ static void poll_io(const profile_settings *s, md_array *a, journal_entry *e, go
  * KiB/s, many requests) count as busy; the rebuild gets md's depth, then
  * fewer requests in flight, the floor staying at the original.
  */
-/*
- * A share on 6.16+: after learning, md's own yielding at its depth first;
- * users short of their share take the depth down, then the ceiling; users
- * with room to spare take it back up, then past md's yielding by pacing.
- */
-static void test_share_with_depth(void **state) {
-        profile_settings s = PROFILE_SETTINGS_DEFAULT;
-        governor_clock clock = {};
-        governor_decision d;
-        journal_entry e;
-        uint64_t last = 0, t;
-        md_array a;
-
-        (void)state;
-        boosted(&a, &e);
-        e.fit = GOVERNOR_FREE;
-        e.written[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MIN] = loc(16000);
-        a.tunables[MD_T_SYNC_IO_DEPTH] = sys(32);
-        poll_at(&s, &a, &e, &clock, &last, 10, 0, &d);
-        /* Busy at 10 MiB/s: held back to learn, as on every kernel. */
-        poll_at(&s, &a, &e, &clock, &last, 11, 10240, &d);
-        assert_int_equal(d.action, GOVERNOR_LEARN);
-        apply(&a, &e, &d);
-        for (t = 12; t <= 21; t++)
-                poll_at(&s, &a, &e, &clock, &last, t, 10240, &d);
-        /* Learnt 10 MiB/s alone: md yields between the held floor and the boost's ceiling, at its depth. */
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.floor.value, 1000);
-        assert_int_equal(d.value.value, 200000);
-        assert_int_equal(d.depth.value, 32);
-        assert_int_equal(d.target_kibs, 5100);
-        apply(&a, &e, &d);
-        /* 3 MiB/s, short of 5.1: the depth halves a step at a time. */
-        for (t = 22; t <= 26; t++)
-                poll_at(&s, &a, &e, &clock, &last, t, 3072, &d);
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.depth.value, 16);
-        assert_int_equal(d.value.value, 200000);
-        assert_int_equal(d.floor.value, 1000);
-        apply(&a, &e, &d);
-        /* 5 MiB/s: within the band, nothing moves. */
-        for (t = 27; t <= 31; t++) {
-                poll_at(&s, &a, &e, &clock, &last, t, 5120, &d);
-                assert_int_equal(d.action, GOVERNOR_WAIT);
-        }
-        /* 8 MiB/s, room to spare: the depth doubles back to md's; then pacing past md's 20000 KiB/s. */
-        for (t = 32; t <= 36; t++)
-                poll_at(&s, &a, &e, &clock, &last, t, 8192, &d);
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.depth.value, 32);
-        apply(&a, &e, &d);
-        for (t = 37; t <= 41; t++)
-                poll_at(&s, &a, &e, &clock, &last, t, 8192, &d);
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.value.value, 24500);
-        assert_int_equal(d.floor.value, 24500);
-        assert_false(governor_writes_depth(&d));
-        assert_true(clock.pacing);
-}
-
 static void test_bound_with_depth(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
         governor_clock clock = {};
@@ -853,23 +793,14 @@ static void test_explain(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_fit_floor),
-                cmocka_unit_test(test_users_busy),
-                cmocka_unit_test(test_states_words),
-                cmocka_unit_test(test_on_boost),
-                cmocka_unit_test(test_fit_after_span),
-                cmocka_unit_test(test_fit_keeps),
-                cmocka_unit_test(test_busy_users_end_fit),
-                cmocka_unit_test(test_next_rate),
-                cmocka_unit_test(test_learn_steer_lift),
-                cmocka_unit_test(test_relearn_and_share),
-                cmocka_unit_test(test_admin_limit_stops),
-                cmocka_unit_test(test_steering_after_restart),
-                cmocka_unit_test(test_latency_ladder),
-                cmocka_unit_test(test_share_with_depth),
-                cmocka_unit_test(test_bound_with_depth),
-                cmocka_unit_test(test_bound_without_depth),
-                cmocka_unit_test(test_explain),
+                cmocka_unit_test(test_fit_floor),           cmocka_unit_test(test_users_busy),
+                cmocka_unit_test(test_states_words),        cmocka_unit_test(test_on_boost),
+                cmocka_unit_test(test_fit_after_span),      cmocka_unit_test(test_fit_keeps),
+                cmocka_unit_test(test_busy_users_end_fit),  cmocka_unit_test(test_next_rate),
+                cmocka_unit_test(test_learn_steer_lift),    cmocka_unit_test(test_relearn_and_share),
+                cmocka_unit_test(test_admin_limit_stops),   cmocka_unit_test(test_steering_after_restart),
+                cmocka_unit_test(test_latency_ladder),      cmocka_unit_test(test_bound_with_depth),
+                cmocka_unit_test(test_bound_without_depth), cmocka_unit_test(test_explain),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

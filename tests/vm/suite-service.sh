@@ -13,8 +13,7 @@
 #     here, fast_floor_fit_after_ms); while a reader uses the array the
 #     governor holds the rebuild back to md's original floor (both limits)
 #     to learn what the reader gets alone, from md's own counters, then
-#     steers (6.16+: md's own yielding at a sync_io_depth it sets; before:
-#     both limits as one rate); the ceiling lifts 5 s after the
+#     steers both limits as one rate; the ceiling lifts 5 s after the
 #     reader stops (fast_ceiling_quiet_ms); the boost still restores by itself, byte
 #     for byte, when the recovery completes;
 #   - kill -9 after a boost, then a restart, restores;
@@ -158,14 +157,7 @@ steering() { mdb_array_prop md0 Governor | jq -e '.state.data == "steering" and 
 vm_wait_for 20 steering
 mdb_check "then it steers, having learnt what the reader gets alone: $(mdb_array_prop md0 Governor | jq -r '.why.data')" \
 	steering
-if [ -e /sys/block/md0/md/sync_io_depth ]; then
-	# 6.16+: md's own yielding, at a depth the governor sets, before any pacing.
-	mdb_check "md yields to the reader first: the floor held, the ceiling and sync_io_depth the governor's" \
-		grep -q "md0: the users get .*; md yields to them with the rebuild's ceiling at [0-9]* KiB/s and sync_io_depth [0-9]*$" \
-		"$MDB_TMP/service.log"
-else
-	mdb_check "floor and ceiling are one rate" [ "$(md_attr md0 sync_speed_min)" = "$(md_attr md0 sync_speed_max)" ]
-fi
+mdb_check "floor and ceiling are one rate" [ "$(md_attr md0 sync_speed_min)" = "$(md_attr md0 sync_speed_max)" ]
 pkill -P "$reader" dd; kill "$reader" 2>/dev/null
 wait "$reader" 2>/dev/null
 lifted() { [ "$(md_attr md0 sync_speed_max)" = "$ceiling" ]; }
