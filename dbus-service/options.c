@@ -52,6 +52,35 @@ static int option_target(DBusMessageIter *variant, const char *key, uint64_t max
         return 0;
 }
 
+/* A boolean option @key in @variant, once: *@seen says whether it came before. */
+static int option_bool(DBusMessageIter *variant, const char *key, bool *seen, bool *ret, char *errbuf, size_t errlen) {
+        dbus_bool_t b;
+
+        if (*seen) {
+                snprintf(errbuf, errlen, "Option '%s' is given twice.", key);
+                return -EINVAL;
+        }
+        if (dbus_message_iter_get_arg_type(variant) != DBUS_TYPE_BOOLEAN) {
+                snprintf(errbuf, errlen, "Option '%s' must be a boolean ('b').", key);
+                return -EINVAL;
+        }
+        dbus_message_iter_get_basic(variant, &b);
+        *seen = true;
+        *ret = b;
+        return 0;
+}
+
+/* Enters the a{sv} at @iter: its first entry in @ret_dict. */
+static int options_dict(DBusMessageIter *iter, DBusMessageIter *ret_dict, char *errbuf, size_t errlen) {
+        if (dbus_message_iter_get_arg_type(iter) != DBUS_TYPE_ARRAY ||
+            dbus_message_iter_get_element_type(iter) != DBUS_TYPE_DICT_ENTRY) {
+                snprintf(errbuf, errlen, "Options must be a dictionary a{sv}.");
+                return -EINVAL;
+        }
+        dbus_message_iter_recurse(iter, ret_dict);
+        return 0;
+}
+
 static int option_one(DBusMessageIter *entry, boost_options *o, bool seen[], char *errbuf, size_t errlen) {
         DBusMessageIter variant;
         const char *key;
@@ -63,22 +92,8 @@ static int option_one(DBusMessageIter *entry, boost_options *o, bool seen[], cha
         dbus_message_iter_next(entry);
         dbus_message_iter_recurse(entry, &variant);
 
-        if (strcmp(key, "dry_run") == 0) {
-                dbus_bool_t b;
-
-                if (seen[_MD_T_ARRAY_MAX]) {
-                        snprintf(errbuf, errlen, "Option 'dry_run' is given twice.");
-                        return -EINVAL;
-                }
-                if (dbus_message_iter_get_arg_type(&variant) != DBUS_TYPE_BOOLEAN) {
-                        snprintf(errbuf, errlen, "Option 'dry_run' must be a boolean ('b').");
-                        return -EINVAL;
-                }
-                dbus_message_iter_get_basic(&variant, &b);
-                seen[_MD_T_ARRAY_MAX] = true;
-                o->dry_run = b;
-                return 0;
-        }
+        if (strcmp(key, "dry_run") == 0)
+                return option_bool(&variant, key, &seen[_MD_T_ARRAY_MAX], &o->dry_run, errbuf, errlen);
 
         if (strcmp(key, "users_share") == 0)
                 return option_target(&variant, key, 100, "is no share: a percent from 1 to", &o->users_share, errbuf,
@@ -121,12 +136,8 @@ int options_parse_boost(DBusMessageIter *iter, boost_options *ret, char *errbuf,
         boost_options o = {};
         DBusMessageIter dict;
 
-        if (dbus_message_iter_get_arg_type(iter) != DBUS_TYPE_ARRAY ||
-            dbus_message_iter_get_element_type(iter) != DBUS_TYPE_DICT_ENTRY) {
-                snprintf(errbuf, errlen, "Options must be a dictionary a{sv}.");
+        if (options_dict(iter, &dict, errbuf, errlen) < 0)
                 return -EINVAL;
-        }
-        dbus_message_iter_recurse(iter, &dict);
         while (dbus_message_iter_get_arg_type(&dict) == DBUS_TYPE_DICT_ENTRY) {
                 DBusMessageIter entry;
                 int r;
@@ -173,12 +184,8 @@ int options_parse_restore(DBusMessageIter *iter, char *errbuf, size_t errlen) {
         DBusMessageIter dict, entry;
         const char *key;
 
-        if (dbus_message_iter_get_arg_type(iter) != DBUS_TYPE_ARRAY ||
-            dbus_message_iter_get_element_type(iter) != DBUS_TYPE_DICT_ENTRY) {
-                snprintf(errbuf, errlen, "Options must be a dictionary a{sv}.");
+        if (options_dict(iter, &dict, errbuf, errlen) < 0)
                 return -EINVAL;
-        }
-        dbus_message_iter_recurse(iter, &dict);
         if (dbus_message_iter_get_arg_type(&dict) != DBUS_TYPE_DICT_ENTRY)
                 return 0;
         dbus_message_iter_recurse(&dict, &entry);
@@ -191,16 +198,12 @@ int options_parse_restore_all(DBusMessageIter *iter, bool *ret_settings, char *e
         DBusMessageIter dict;
         bool settings = false, seen = false;
 
-        if (dbus_message_iter_get_arg_type(iter) != DBUS_TYPE_ARRAY ||
-            dbus_message_iter_get_element_type(iter) != DBUS_TYPE_DICT_ENTRY) {
-                snprintf(errbuf, errlen, "Options must be a dictionary a{sv}.");
+        if (options_dict(iter, &dict, errbuf, errlen) < 0)
                 return -EINVAL;
-        }
-        dbus_message_iter_recurse(iter, &dict);
         while (dbus_message_iter_get_arg_type(&dict) == DBUS_TYPE_DICT_ENTRY) {
                 DBusMessageIter entry, variant;
                 const char *key;
-                dbus_bool_t b;
+                int r;
 
                 dbus_message_iter_recurse(&dict, &entry);
                 dbus_message_iter_get_basic(&entry, &key);
@@ -208,19 +211,11 @@ int options_parse_restore_all(DBusMessageIter *iter, bool *ret_settings, char *e
                         snprintf(errbuf, errlen, "Unknown option '%.64s': RestoreAll takes only 'settings'.", key);
                         return -EINVAL;
                 }
-                if (seen) {
-                        snprintf(errbuf, errlen, "Option 'settings' is given twice.");
-                        return -EINVAL;
-                }
                 dbus_message_iter_next(&entry);
                 dbus_message_iter_recurse(&entry, &variant);
-                if (dbus_message_iter_get_arg_type(&variant) != DBUS_TYPE_BOOLEAN) {
-                        snprintf(errbuf, errlen, "Option 'settings' must be a boolean ('b').");
-                        return -EINVAL;
-                }
-                dbus_message_iter_get_basic(&variant, &b);
-                settings = b;
-                seen = true;
+                r = option_bool(&variant, key, &seen, &settings, errbuf, errlen);
+                if (r < 0)
+                        return r;
                 dbus_message_iter_next(&dict);
         }
         *ret_settings = settings;

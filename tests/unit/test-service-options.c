@@ -192,6 +192,41 @@ static void test_restore(void **state) {
         dbus_message_unref(m);
 }
 
+/* RestoreAll's one option, settings: a boolean, once. */
+static void test_restore_all(void **state) {
+        const opt yes[] = { { "settings", 'b', 1, NULL } },
+                  twice[] = { { "settings", 'b', 1, NULL }, { "settings", 'b', 0, NULL } },
+                  text[] = { { "settings", 's', 0, "yes" } }, other[] = { { "dry_run", 'b', 1, NULL } };
+        const struct {
+                const opt *opts;
+                size_t n;
+                int want;
+                const char *says;
+        } cases[] = {
+                { NULL, 0, 0, NULL },
+                { yes, 1, 0, NULL },
+                { twice, 2, -EINVAL, "given twice" },
+                { text, 1, -EINVAL, "must be a boolean" },
+                { other, 1, -EINVAL, "RestoreAll takes only 'settings'" },
+        };
+
+        (void)state;
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                DBusMessage *m = message_with(cases[i].opts, cases[i].n);
+                DBusMessageIter it;
+                bool settings = true;
+                char err[256] = "";
+
+                dbus_message_iter_init(m, &it);
+                assert_int_equal(options_parse_restore_all(&it, &settings, err, sizeof(err)), cases[i].want);
+                if (cases[i].says)
+                        assert_non_null(strstr(err, cases[i].says));
+                else
+                        assert_int_equal(settings, cases[i].n == 1);
+                dbus_message_unref(m);
+        }
+}
+
 static void test_settable(void **state) {
         (void)state;
         assert_true(options_tunable_settable(MD_T_SYNC_SPEED_MIN));
@@ -203,7 +238,8 @@ static void test_settable(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_empty),      cmocka_unit_test(test_values),  cmocka_unit_test(test_refused),
-                cmocka_unit_test(test_not_a_dict), cmocka_unit_test(test_restore), cmocka_unit_test(test_settable),
+                cmocka_unit_test(test_not_a_dict), cmocka_unit_test(test_restore), cmocka_unit_test(test_restore_all),
+                cmocka_unit_test(test_settable),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
