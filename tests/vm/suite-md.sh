@@ -114,7 +114,10 @@ observe() {
 	local samples=$WORK/mdstat-$md-$action.samples start d0 m0
 
 	: >"$samples"
-	start=$(date +%s)
+	# To the microsecond, as collectd stamps its values: in whole seconds, a
+	# value read up to a second before this operation (the last of the one
+	# before, or the plugin's 100 % once that one ended) counted as this one's.
+	start=$EPOCHREALTIME
 	if ! vm_wait_for 20 md_running "$md"; then
 		vm_fail "$label: no $word appeared in /proc/mdstat"
 		md_wait_idle "$md"
