@@ -537,7 +537,9 @@ static bool follow_boost(context *c, const char *uuid) {
                 return true;
         }
         if (a->sync_action != MD_SYNC_IDLE) {
-                w->governor.rate_known = rate_known(c, a);
+                /* Only the fit asks, and it lasts half a minute: no look through the reports on every poll. */
+                if (e->fit == GOVERNOR_FITTING)
+                        w->governor.rate_known = rate_known(c, a);
                 governor_step(&c->cfg.profiles, a, e, &w->governor, loop_now_usec(), &d);
                 return service_govern(c, a, e, &d);
         }

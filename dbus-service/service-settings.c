@@ -15,11 +15,6 @@
 #include "service.h"
 #include "settings.h"
 
-static void tval_text(const md_tval *v, char *buf, size_t size) {
-        if (md_tval_format(v, buf, size) < 0)
-                snprintf(buf, size, "?");
-}
-
 static int save(context *c) {
         if (c->settings_fd < 0) {
                 int r = journal_open_dir(c->settings_dir, &c->settings_fd);
@@ -165,7 +160,7 @@ int service_set_settings(context *c, const char *spec, const boost_options *want
                                 char now[PLAN_TEXT_MAX];
 
                                 /* An administrator's value since: it stays, the setting goes. */
-                                tval_text(&a->tunables[t], now, sizeof(now));
+                                service_tval_text(&a->tunables[t], now, sizeof(now));
                                 log_notice("%s: %s reads %s, not what its setting wrote; it stays as it is", a->name,
                                            md_tunable_get(t)->name, now);
                                 e.originals[t] = e.written[t] = (md_tval){ .kind = MD_V_ABSENT };
@@ -186,7 +181,7 @@ int service_set_settings(context *c, const char *spec, const boost_options *want
                 change *ch = &res->changes[i];
 
                 ch->name = md_tunable_get(w[i].t)->name;
-                tval_text(&w[i].prev, ch->old, sizeof(ch->old));
+                service_tval_text(&w[i].prev, ch->old, sizeof(ch->old));
                 snprintf(ch->new_text, sizeof(ch->new_text), "%s", w[i].text);
         }
         if (want->dry_run)
@@ -222,7 +217,7 @@ int service_set_settings(context *c, const char *spec, const boost_options *want
                         e.originals[w[i].t] = e.written[w[i].t] = (md_tval){ .kind = MD_V_ABSENT };
                 else
                         e.written[w[i].t] = back;
-                tval_text(&back, res->changes[i].new_text, sizeof(res->changes[i].new_text));
+                service_tval_text(&back, res->changes[i].new_text, sizeof(res->changes[i].new_text));
         }
         if (settings_empty(&e))
                 journal_remove(&c->settings, e.uuid);
@@ -272,7 +267,7 @@ static bool apply_one(context *c, unsigned i, const md_array *a, md_tunable t) {
         if (save(c) < 0)
                 log_warning("could not write %s/%s after setting %s of %s", c->settings_dir, SETTINGS_FILE, ch.name,
                             a->name);
-        tval_text(&e.originals[t], old, sizeof(old));
+        service_tval_text(&e.originals[t], old, sizeof(old));
         log_info("%s: %s %s -> %s, its persistent setting", a->name, ch.name, old, text);
         snprintf(ch.old, sizeof(ch.old), "%s", old);
         snprintf(ch.new_text, sizeof(ch.new_text), "%s", text);
@@ -305,8 +300,8 @@ bool service_apply_settings(context *c) {
                                 break;
                         case SETTING_OVERRIDDEN:
                                 if (o && !(o->settings_logged & (1u << t))) {
-                                        tval_text(&a->tunables[t], now, sizeof(now));
-                                        tval_text(&c->settings.entries[i].written[t], wrote, sizeof(wrote));
+                                        service_tval_text(&a->tunables[t], now, sizeof(now));
+                                        service_tval_text(&c->settings.entries[i].written[t], wrote, sizeof(wrote));
                                         log_notice("%s: %s reads %s, not %s as its persistent setting wrote: an "
                                                    "administrator's value, left alone (SetSettings takes it over)",
                                                    a->name, md_tunable_get(t)->name, now, wrote);
@@ -354,7 +349,7 @@ int service_unapply_settings(context *c, const struct caller *who, char (*names)
                                 continue;
                         }
                         chs[k] = (change){ .name = md_tunable_get(t)->name };
-                        tval_text(&e->written[t], chs[k].old, sizeof(chs[k].old));
+                        service_tval_text(&e->written[t], chs[k].old, sizeof(chs[k].old));
                         snprintf(chs[k].new_text, sizeof(chs[k].new_text), "%s", text);
                         k++;
                 }

@@ -105,7 +105,7 @@ void service_retry_journal(context *c) {
                 (void)service_save_journal(c);
 }
 
-static void tval_text(const md_tval *v, char *buf, size_t size) {
+void service_tval_text(const md_tval *v, char *buf, size_t size) {
         if (md_tval_format(v, buf, size) < 0)
                 snprintf(buf, size, "?");
 }
@@ -182,7 +182,7 @@ static void changes_from_plan(const plan *p, op_result *res) {
         for (unsigned i = 0; i < p->n; i++) {
                 change *ch = &res->changes[i];
                 ch->name = md_tunable_get(p->items[i].tunable)->name;
-                tval_text(&p->items[i].old, ch->old, sizeof(ch->old));
+                service_tval_text(&p->items[i].old, ch->old, sizeof(ch->old));
                 snprintf(ch->new_text, sizeof(ch->new_text), "%s", p->items[i].text);
         }
         res->n_held = p->n_held;
@@ -472,7 +472,7 @@ static int write_ahead(context *c, const md_array *a, journal_entry *e, const jo
 static void log_kept_floor(const md_array *a, const journal_entry *e, const governor_decision *d) {
         char from[64];
 
-        tval_text(&e->written[MD_T_SYNC_SPEED_MIN], from, sizeof(from));
+        service_tval_text(&e->written[MD_T_SYNC_SPEED_MIN], from, sizeof(from));
         if (d->changed_by_admin)
                 log_info("%s: sync_speed_min changed since the boost; it is left as it is", a->name);
         else
@@ -566,7 +566,8 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
 
                 chs[i] = (change){ .name = md_tunable_get(t)->name };
                 /* The value the kernel has now: the boost's own, as the governor checked. */
-                tval_text(d->action == GOVERNOR_FIT ? &e->written[t] : &a->tunables[t], chs[i].old, sizeof(chs[i].old));
+                service_tval_text(d->action == GOVERNOR_FIT ? &e->written[t] : &a->tunables[t], chs[i].old,
+                                  sizeof(chs[i].old));
                 /* A number or "system"; a decision without a value for a tunable it writes writes nothing. */
                 if (md_tunable_restore_text(t, value, texts[i], sizeof(texts[i])) < 0) {
                         log_warning("%s: the governor has no value to write to %s; it stops and the limits stay as "
@@ -611,9 +612,9 @@ static void describe_conflicts(const md_array *a, const journal_entry *e, const 
                 const restore_conflict *k = &rp->conflicts[i];
                 char w[64], now[64], orig[64];
 
-                tval_text(&k->written, w, sizeof(w));
-                tval_text(&k->current, now, sizeof(now));
-                tval_text(&e->originals[k->tunable], orig, sizeof(orig));
+                service_tval_text(&k->written, w, sizeof(w));
+                service_tval_text(&k->current, now, sizeof(now));
+                service_tval_text(&e->originals[k->tunable], orig, sizeof(orig));
                 len += (size_t)snprintf(res->message + len, sizeof(res->message) - len,
                                         "%s %s (the boost set '%s', it is now '%s', before the boost it was '%s')",
                                         i ? "," : "", md_tunable_get(k->tunable)->name, w, now, orig);
@@ -671,7 +672,7 @@ static int restore_writes(context *c, const md_array *a, const restore_plan *rp,
                 }
                 ch = &res->changes[res->n_changes++];
                 ch->name = name;
-                tval_text(&w->current, ch->old, sizeof(ch->old));
+                service_tval_text(&w->current, ch->old, sizeof(ch->old));
                 snprintf(ch->new_text, sizeof(ch->new_text), "%s", w->text);
                 e->originals[w->tunable] = e->written[w->tunable] = (md_tval){ .kind = MD_V_ABSENT };
         }
@@ -709,8 +710,8 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
                 const restore_wait *w = &rp.waits[i];
                 char orig[PLAN_TEXT_MAX], now[PLAN_TEXT_MAX];
 
-                tval_text(&e.originals[w->tunable], orig, sizeof(orig));
-                tval_text(&a->tunables[w->tunable], now, sizeof(now));
+                service_tval_text(&e.originals[w->tunable], orig, sizeof(orig));
+                service_tval_text(&a->tunables[w->tunable], now, sizeof(now));
                 log_notice("restore of %s leaves %s at %s until the reshape ends: it needs at least %" PRIu64
                            " stripes (four chunks), and the original %s would stall it",
                            a->name, md_tunable_get(w->tunable)->name, now, w->need, orig);
@@ -729,7 +730,7 @@ int service_restore_array(context *c, const md_array *a, const struct caller *wh
                 md_tunable t = rp.forgotten[i];
                 char orig[PLAN_TEXT_MAX];
 
-                tval_text(&e.originals[t], orig, sizeof(orig));
+                service_tval_text(&e.originals[t], orig, sizeof(orig));
                 log_notice("restore of %s leaves %s as the kernel left it: its original '%s' held an operation "
                            "that is over, and would stop the next one at that sector",
                            a->name, md_tunable_get(t)->name, orig);

@@ -34,6 +34,9 @@ typedef struct op_result {
         bool complete;      /* the message also says what to do: no generic hint */
 } op_result;
 
+/* @v as the kernel writes it ("1000 (system)"), "?" when it cannot be said. */
+void service_tval_text(const md_tval *v, char *buf, size_t size);
+
 /* Reads arrays, globals and MemTotal into @c. */
 int service_refresh(context *c);
 
