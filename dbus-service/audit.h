@@ -13,8 +13,8 @@
 /* One tunable a privileged action changed, as the audit line and the reply show it. */
 typedef struct change {
         const char *name;  /* tunable name */
-        char old[64];      /* kernel text before: "1000 (system)" */
-        char new_text[64]; /* text written: "50000", "system" */
+        char old[160];      /* kernel text before: "1000 (system)"; a policy rule before */
+        char new_text[160]; /* text written: "50000", "system"; a policy rule now */
 } change;
 
 void audit_log(const caller *who, const char *verb, const char *array, const char *uuid, const char *detail,

@@ -76,7 +76,14 @@ static int config_policy(const char *key, const char *value, unsigned lineno, co
                 snprintf(errbuf, errlen, "line %u: '%.64s' does not name an array by its UUID", lineno, dot + 1);
                 return -EINVAL;
         }
-        r = policy_rule_parse(value, &rule);
+        r = policy_rule_parse(k, value, &rule);
+        if (r < 0 && k == POLICY_CHECK_WINDOW) {
+                snprintf(errbuf, errlen,
+                         "line %u: %s must be any, or windows such as 'Mon-Fri 01:00-06:00, Sat,Sun 00:00-08:00' "
+                         "(at most %u)",
+                         lineno, key, CHECK_WINDOWS_MAX);
+                return r;
+        }
         if (r < 0) {
                 snprintf(errbuf, errlen,
                          "line %u: %s must be none, fast, fast:N (N from 1 to 100), "

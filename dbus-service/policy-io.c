@@ -23,7 +23,7 @@ int policy_file_load(const char *path, policy_set *ret, char *errbuf, size_t err
 
 int policy_file_save(const char *path, const policy_set *s) {
         static const char head[] = "# Written by mdboostd (SetPolicy): the rules set over D-Bus.\n";
-        char text[16384];
+        char text[65536];
         int r;
 
         memcpy(text, head, sizeof(head));

@@ -9,6 +9,7 @@ static const char *const class_words[_POLICY_CLASS_MAX] = {
         [POLICY_REBUILD] = "rebuild",
         [POLICY_CHECK] = "check",
         [POLICY_ESCALATE] = "escalate",
+        [POLICY_CHECK_WINDOW] = "check_window",
 };
 
 const char *policy_class_to_string(policy_class k) {
@@ -43,11 +44,20 @@ policy_class policy_class_of(md_sync_action a) {
         }
 }
 
-int policy_rule_parse(const char *text, policy_rule *ret) {
+int policy_rule_parse(policy_class k, const char *text, policy_rule *ret) {
         policy_rule r = {};
 
         if (!text)
                 return -EINVAL;
+        if (k == POLICY_CHECK_WINDOW) {
+                int e = check_windows_parse(text, &r.windows);
+
+                if (e < 0)
+                        return e;
+                r.kind = POLICY_WINDOWS;
+                *ret = r;
+                return 0;
+        }
         if (strcmp(text, "none") == 0)
                 r.kind = POLICY_NONE;
         else if (strcmp(text, "max") == 0)
@@ -84,6 +94,10 @@ int policy_rule_parse(const char *text, policy_rule *ret) {
 }
 
 void policy_rule_format(const policy_rule *r, char *buf, size_t size) {
+        if (r->kind == POLICY_WINDOWS) {
+                check_windows_format(&r->windows, buf, size);
+                return;
+        }
         if (r->kind == POLICY_FAST && r->users_share)
                 snprintf(buf, size, "fast:%u", r->users_share);
         else if (r->kind == POLICY_FAST && r->users_latency_ms)
@@ -161,7 +175,7 @@ int policy_overlay(policy_set *s, const policy_set *over) {
 }
 
 static int append_line(char *buf, size_t size, size_t *len, policy_class k, const char *uuid, const policy_rule *r) {
-        char words[32];
+        char words[POLICY_RULE_TEXT_MAX];
         int n;
 
         policy_rule_format(r, words, sizeof(words));

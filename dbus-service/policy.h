@@ -11,19 +11,23 @@
  *
  * A rule's words: "none", "fast", "fast:N" (fast, its governor keeping the
  * array's users N % of what they get alone), "fast:Nms" (fast, its governor
- * keeping their requests' 99th percentile under N ms), "max".
+ * keeping their requests' 99th percentile under N ms), "max". The
+ * check_window rule says instead when a check or a repair may run
+ * (checkwindow.h): "any" by default.
  */
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "checkwindow.h"
 #include "parse.h"
 
 typedef enum policy_kind {
         POLICY_NONE,
         POLICY_FAST,
         POLICY_MAX,
+        POLICY_WINDOWS, /* the check_window rule: when checks may run */
         _POLICY_KIND_MAX,
 } policy_kind;
 
@@ -31,12 +35,14 @@ typedef struct policy_rule {
         policy_kind kind;
         unsigned users_share;      /* FAST: 1..100, 0 for the configuration's */
         unsigned users_latency_ms; /* FAST: the latency bound ("fast:Nms"), 0 for none */
+        check_windows windows;     /* WINDOWS: none ("any") or the windows */
 } policy_rule;
 
 typedef enum policy_class {
         POLICY_REBUILD,  /* resync, recover, reshape */
         POLICY_CHECK,    /* check, repair */
         POLICY_ESCALATE, /* a rebuild the policy boosts while the array has no redundancy left */
+        POLICY_CHECK_WINDOW, /* when a check or a repair may run (checkwindow.h) */
         _POLICY_CLASS_MAX,
         _POLICY_CLASS_INVALID = -EINVAL,
 } policy_class;
@@ -56,17 +62,22 @@ typedef struct policy_set {
         unsigned n;
 } policy_set;
 
-/* "rebuild", "check", "escalate". */
+/* "rebuild", "check", "escalate", "check_window". */
 const char *policy_class_to_string(policy_class k);
 policy_class policy_class_from_string(const char *s);
 
 /* The class of the operation @a (never ESCALATE), or -EINVAL for idle, frozen and unknown. */
 policy_class policy_class_of(md_sync_action a);
 
-/* Parses a rule's words into @ret; -EINVAL (anything else) or -ERANGE (a share outside 1..100). */
-int policy_rule_parse(const char *text, policy_rule *ret);
+/*
+ * Parses a rule of class @k into @ret: for POLICY_CHECK_WINDOW windows
+ * (checkwindow.h), for the others a boost's words. -EINVAL (anything else),
+ * -ERANGE (a share outside 1..100), -E2BIG (too many windows).
+ */
+int policy_rule_parse(policy_class k, const char *text, policy_rule *ret);
 
-/* The rule's words in @buf: "none", "fast", "fast:80", "fast:20ms", "max". */
+/* The rule's words in @buf: "none", "fast", "fast:80", "fast:20ms", "max"; windows as checkwindow.h writes them. */
+#define POLICY_RULE_TEXT_MAX CHECK_WINDOW_TEXT_MAX
 void policy_rule_format(const policy_rule *r, char *buf, size_t size);
 
 /*

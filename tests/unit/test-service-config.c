@@ -153,6 +153,39 @@ static void test_policies(void **state) {
         assert_int_equal(policy_lookup(&c.policies, NULL, POLICY_REBUILD, NULL)->kind, POLICY_FAST);
 }
 
+/* Check windows: "any" by default, windows for every array or one, a clear error for bad words. */
+static void test_check_window(void **state) {
+        config c = CONFIG_DEFAULT;
+        char err[256] = "", words[POLICY_RULE_TEXT_MAX];
+        const policy_rule *r;
+        bool own;
+
+        (void)state;
+        r = policy_lookup(&c.policies, UUID1, POLICY_CHECK_WINDOW, &own);
+        policy_rule_format(r, words, sizeof(words));
+        assert_string_equal(words, "any");
+        assert_false(own);
+        assert_int_equal(config_parse("policy_check_window = Mon-Fri 01:00-06:00, Sat,Sun 00:00-08:00\n"
+                                      "policy_check_window." UUID1 " = 22:00-05:00\n",
+                                      &c, err, sizeof(err)),
+                         0);
+        r = policy_lookup(&c.policies, NULL, POLICY_CHECK_WINDOW, NULL);
+        assert_int_equal(r->windows.n, 2);
+        policy_rule_format(r, words, sizeof(words));
+        assert_string_equal(words, "Mon-Fri 01:00-06:00, Sat,Sun 00:00-08:00");
+        r = policy_lookup(&c.policies, UUID1, POLICY_CHECK_WINDOW, &own);
+        assert_true(own);
+        assert_true(check_windows_open(&r->windows, 3, 23 * 60));
+        assert_false(check_windows_open(&r->windows, 3, 12 * 60));
+        assert_true(config_parse("\npolicy_check_window = 1:00-6:00\n", &c, err, sizeof(err)) < 0);
+        assert_non_null(strstr(err, "line 2: policy_check_window must be any, or windows such as"));
+        /* A boost's words are no window, nor a window a boost's rule. */
+        assert_true(config_parse("policy_check_window = fast\n", &c, err, sizeof(err)) < 0);
+        assert_true(config_parse("policy_check = 01:00-06:00\n", &c, err, sizeof(err)) < 0);
+        r = policy_lookup(&c.policies, NULL, POLICY_CHECK_WINDOW, NULL);
+        assert_int_equal(r->windows.n, 2);
+}
+
 static void test_meminfo(void **state) {
         static const char text[] = "MemTotal:        4030112 kB\nMemFree:          123456 kB\n";
         static const char later[] = "Foo: 1 kB\nMemTotal: 2048 kB\n";
@@ -176,6 +209,7 @@ int main(void) {
                 cmocka_unit_test(test_refused),
                 cmocka_unit_test(test_wakeup_and_event_keys),
                 cmocka_unit_test(test_policies),
+                cmocka_unit_test(test_check_window),
                 cmocka_unit_test(test_meminfo),
         };
 

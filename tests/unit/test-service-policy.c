@@ -25,26 +25,26 @@ static void test_words(void **state) {
 
         (void)state;
         for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-                assert_int_equal(policy_rule_parse(good[i], &r), 0);
+                assert_int_equal(policy_rule_parse(POLICY_REBUILD, good[i], &r), 0);
                 policy_rule_format(&r, buf, sizeof(buf));
                 assert_string_equal(buf, good[i]);
         }
-        assert_int_equal(policy_rule_parse("fast:80", &r), 0);
+        assert_int_equal(policy_rule_parse(POLICY_REBUILD, "fast:80", &r), 0);
         assert_int_equal(r.kind, POLICY_FAST);
         assert_int_equal(r.users_share, 80);
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-                assert_int_equal(policy_rule_parse(bad[i], &r), -EINVAL);
-        assert_int_equal(policy_rule_parse("fast:0", &r), -ERANGE);
-        assert_int_equal(policy_rule_parse("fast:101", &r), -ERANGE);
-        assert_int_equal(policy_rule_parse("fast:99999999999999999999", &r), -ERANGE);
-        assert_int_equal(policy_rule_parse("fast:0ms", &r), -ERANGE);
-        assert_int_equal(policy_rule_parse("fast:60001ms", &r), -ERANGE);
-        assert_int_equal(policy_rule_parse(NULL, &r), -EINVAL);
+                assert_int_equal(policy_rule_parse(POLICY_REBUILD, bad[i], &r), -EINVAL);
+        assert_int_equal(policy_rule_parse(POLICY_REBUILD, "fast:0", &r), -ERANGE);
+        assert_int_equal(policy_rule_parse(POLICY_REBUILD, "fast:101", &r), -ERANGE);
+        assert_int_equal(policy_rule_parse(POLICY_REBUILD, "fast:99999999999999999999", &r), -ERANGE);
+        assert_int_equal(policy_rule_parse(POLICY_REBUILD, "fast:0ms", &r), -ERANGE);
+        assert_int_equal(policy_rule_parse(POLICY_REBUILD, "fast:60001ms", &r), -ERANGE);
+        assert_int_equal(policy_rule_parse(POLICY_REBUILD, NULL, &r), -EINVAL);
         /* Refused, the output stays. */
         assert_int_equal(r.kind, POLICY_FAST);
         assert_int_equal(r.users_share, 80);
         /* A latency bound instead of a share. */
-        assert_int_equal(policy_rule_parse("fast:25ms", &r), 0);
+        assert_int_equal(policy_rule_parse(POLICY_REBUILD, "fast:25ms", &r), 0);
         assert_int_equal(r.users_latency_ms, 25);
         assert_int_equal(r.users_share, 0);
 }
