@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "array.h"
+#include "checks.h"
 #include "config.h"
 #include "event-command.h"
 #include "governor.h"
@@ -81,6 +82,8 @@ typedef struct array_object {
         int64_t op_start_degraded;  /* md/degraded when it started, -1 unknown */
         op_tally tally;             /* what its report will say, so far */
         unsigned settings_logged;   /* 1 << tunable: its setting was found overridden and said so */
+        uint64_t check_mark_pos;        /* a running check's position as last seen, sectors */
+        uint64_t check_mark_mismatches; /* mismatch_cnt when it was first seen there */
         operation_record last_op;
 } array_object;
 
@@ -129,6 +132,8 @@ typedef struct context {
         int settings_fd;
         journal settings;
         bool settings_held; /* RestoreAll put their originals back: none is written again until a restart */
+        check_book checks;          /* the checks paused, or resumed and followed (checks.h) */
+        bool repair_becomes_resync; /* md turned a paused repair into a resync: repairs are not paused */
         boost_watch *watches;
         unsigned n_watches;
 

@@ -21,6 +21,7 @@
 #include "log.h"
 #include "monitor.h"
 #include "report-io.h"
+#include "service.h"
 #include "settings.h"
 
 typedef struct args {
@@ -233,6 +234,8 @@ static int context_open(context *c, const args *a) {
         if (r == 0 && access(a->settings_dir, F_OK) == 0)
                 r = open_journal(a->settings_dir, "settings directory", SETTINGS_FILE, SETTINGS_SECTION,
                                  "arrays' persistent settings", "setting", &c->settings_fd, &c->settings);
+        if (r == 0)
+                r = service_load_checks(c);
         if (r < 0)
                 return r;
         reports_load(c);

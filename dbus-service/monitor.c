@@ -584,7 +584,7 @@ static int policy_boost(context *c, const char *uuid, const md_array *a, policy_
         caller who = { .automatic = true };
         boost_options opt = {};
         const policy_rule *rule;
-        char words[32];
+        char words[32]; /* a boost rule: "fast:60000ms" at most */
         bool own;
 
         rule = policy_lookup(&c->cfg.policies, a->uuid, k, &own);
@@ -737,6 +737,9 @@ static int refresh(context *c) {
 static uint64_t next_tick_ms(context *c) {
         if (any_busy(c))
                 return c->cfg.poll_active_ms;
+        /* A paused check resumes when its window opens: no notification says when. */
+        if (service_checks_waiting(c))
+                return c->cfg.poll_idle_ms;
         if (c->settle_reads > 0) {
                 c->settle_reads--;
                 return c->cfg.poll_active_ms;
@@ -760,6 +763,9 @@ uint64_t monitor_tick(void *userdata) {
         /* Settings before policies: a policy's boost then finds them, and its restore comes back to them. */
         if (service_apply_settings(c) && service_refresh(c) < 0)
                 log_warning("could not read the md arrays back after writing their settings");
+        /* Checks before policies: a paused check is not boosted, a resumed one is. */
+        if (service_apply_checks(c) && service_refresh(c) < 0)
+                log_warning("could not read the md arrays back after pausing or resuming a check");
         monitor_publish(c, true);
         if (apply_policies(c))
                 monitor_publish(c, true);
@@ -826,6 +832,8 @@ int monitor_startup(context *c) {
         c->journal.clean = false;
         r = service_save_journal(c);
         monitor_publish(c, false);
+        if (service_apply_checks(c) && service_refresh(c) == 0)
+                monitor_publish(c, false);
         if (apply_policies(c))
                 monitor_publish(c, false);
         return r;

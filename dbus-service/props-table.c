@@ -12,6 +12,7 @@
 #include "profiles.h"
 #include "predict.h"
 #include "props.h"
+#include "service.h"
 #include "settings.h"
 
 /* The words of dev-NAME/state, as the kernel's state_show() prints them. */
@@ -422,7 +423,7 @@ static bool add_policy(const context *c, const char *uuid, DBusMessageIter *it) 
         for (int k = 0; k < _POLICY_CLASS_MAX; k++) {
                 bool own;
                 const policy_rule *r = policy_lookup(&c->cfg.policies, uuid, (policy_class)k, &own);
-                char words[32], from[32];
+                char words[POLICY_RULE_TEXT_MAX], from[32];
 
                 policy_rule_format(r, words, sizeof(words));
                 snprintf(from, sizeof(from), "%s_from", policy_class_to_string((policy_class)k));
@@ -498,6 +499,56 @@ static bool get_prediction(const context *c, const md_array *a, DBusMessageIter 
         return dbus_message_iter_close_container(it, &dict) && ok;
 }
 
+/*
+ * The check or repair of @a, running or paused (checks.h), as a{sv}: empty
+ * when there is none. "state" -> "running" or "paused"; "action"; "why"
+ * (paused: "window", "degraded", "rebuild"); "position" and "total"
+ * (sectors; paused: where it resumes); "progress" (percent); "mismatches"
+ * (mismatched sectors found so far, over its pauses); "paused_usec";
+ * "resumes_usec" (paused by its windows: when they open, µs since the epoch).
+ */
+static bool get_check(const context *c, const md_array *a, DBusMessageIter *it) {
+        const check_record *r = a->uuid[0] ? check_book_find(&c->checks, a->uuid) : NULL;
+        bool runs = a->sync_action == MD_SYNC_CHECK || a->sync_action == MD_SYNC_REPAIR;
+        DBusMessageIter dict;
+        bool ok = true;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{sv}", &dict))
+                return false;
+        if (runs || (r && r->why != CHECK_WHY_NONE)) {
+                bool paused = !runs;
+                const char *state = paused ? "paused" : "running";
+                const char *action = md_sync_action_to_string(paused ? r->action : a->sync_action);
+                const char *why = paused ? check_why_to_string(r->why) : "";
+                dbus_uint64_t pos = 0, total = 0, mismatches = r ? r->mismatches : 0;
+                dbus_uint64_t paused_usec = paused ? r->paused_usec : 0;
+                dbus_uint64_t resumes = paused && r->why == CHECK_WHY_WINDOW ? service_check_resumes_usec(c, a) : 0;
+                double progress = 0;
+
+                if (paused) {
+                        pos = r->position, total = r->total;
+                } else if (a->progress.kind == MD_PROGRESS_RUNNING) {
+                        pos = a->progress.done, total = a->progress.total;
+                        if (r && pos < r->position)
+                                mismatches = 0; /* a check md started afresh */
+                }
+                if (!paused && a->mismatch_cnt.kind == MD_V_NUMBER)
+                        mismatches += a->mismatch_cnt.value;
+                if (total > 0)
+                        progress = 100.0 * (double)pos / (double)total;
+                ok = props_dict_add(&dict, "state", DBUS_TYPE_STRING, "s", &state) &&
+                     props_dict_add(&dict, "action", DBUS_TYPE_STRING, "s", &action) &&
+                     props_dict_add(&dict, "why", DBUS_TYPE_STRING, "s", &why) &&
+                     props_dict_add(&dict, "position", DBUS_TYPE_UINT64, "t", &pos) &&
+                     props_dict_add(&dict, "total", DBUS_TYPE_UINT64, "t", &total) &&
+                     props_dict_add(&dict, "progress", DBUS_TYPE_DOUBLE, "d", &progress) &&
+                     props_dict_add(&dict, "mismatches", DBUS_TYPE_UINT64, "t", &mismatches) &&
+                     props_dict_add(&dict, "paused_usec", DBUS_TYPE_UINT64, "t", &paused_usec) &&
+                     props_dict_add(&dict, "resumes_usec", DBUS_TYPE_UINT64, "t", &resumes);
+        }
+        return dbus_message_iter_close_container(it, &dict) && ok;
+}
+
 static bool get_user_io(const context *c, const md_array *a, DBusMessageIter *it) {
         (void)c;
         return add_string(it, md_user_io_to_string(md_array_user_io(a)) ?: "");
@@ -542,6 +593,7 @@ static const prop_def array_props[] = {
         { "HasBitmap", "b", get_has_bitmap, PROP_POLLED },
         { "BitmapType", "s", get_bitmap_type, PROP_POLLED },
         { "UserIo", "s", get_user_io, PROP_POLLED },
+        { "Check", "a{sv}", get_check, PROP_POLLED },
 };
 
 /* ---- the Manager ---- */

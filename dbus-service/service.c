@@ -794,17 +794,24 @@ int service_set_policy(context *c, const char *spec, const char *class_word, con
         policy_class k;
         policy_rule rule = {};
         bool drop = strcmp(rule_word, "default") == 0;
-        char key[96], old[32], uuid[37] = "";
+        char key[96], old[POLICY_RULE_TEXT_MAX], uuid[37] = "";
         change ch = {};
         int r;
 
         k = policy_class_from_string(class_word);
         if (k < 0) {
                 snprintf(res->message, sizeof(res->message),
-                         "Unknown rule '%.32s'; the rules are rebuild, check and escalate.", class_word);
+                         "Unknown rule '%.32s'; the rules are rebuild, check, escalate and check_window.", class_word);
                 return -EINVAL;
         }
-        if (!drop && policy_rule_parse(rule_word, &rule) < 0) {
+        if (!drop && k == POLICY_CHECK_WINDOW && policy_rule_parse(k, rule_word, &rule) < 0) {
+                snprintf(res->message, sizeof(res->message),
+                         "'%.64s' is no check window: give any, windows such as 'Mon-Fri 01:00-06:00, Sat,Sun "
+                         "00:00-08:00' (at most %u), or default (an array's own rule only).",
+                         rule_word, CHECK_WINDOWS_MAX);
+                return -EINVAL;
+        }
+        if (!drop && policy_rule_parse(k, rule_word, &rule) < 0) {
                 snprintf(res->message, sizeof(res->message),
                          "'%.32s' is no policy: give none, fast, fast:N (N from 1 to 100), fast:Nms (N from 1 to "
                          "60000), max, or default (an "

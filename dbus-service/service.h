@@ -106,3 +106,21 @@ bool service_apply_settings(context *c);
  * service starts again. The arrays put back are added to @names (@n).
  */
 int service_unapply_settings(context *c, const struct caller *who, char (*names)[MD_NAME_MAX + 1], unsigned *n);
+
+/*
+ * Checks that wait (checks.h, service-checks.c). Load: the records of a
+ * previous run from the state folder (a bad file is logged and ignored).
+ * Apply: once per poll, pauses and resumes checks and repairs by their
+ * arrays' windows and redundancy; true when md was written.
+ */
+int service_load_checks(context *c);
+bool service_apply_checks(context *c);
+
+/* Whether a paused check waits for its windows or its array (the service then polls). */
+bool service_checks_waiting(const context *c);
+
+/* The check windows in effect for @a, NULL when the policy gives none. */
+const check_windows *service_check_windows(const context *c, const md_array *a);
+
+/* When @a's windows next open, µs since the epoch; 0 when they are open or it has none. */
+uint64_t service_check_resumes_usec(const context *c, const md_array *a);

@@ -215,13 +215,67 @@ static int store_sysctl(const md_root *r, const char *rel, const char *value, ch
         return 0;
 }
 
+/* A sibling of @rel ("sys/block/md0/md/sync_action") by name, into @buf; false when unreadable. */
+static bool read_sibling(const md_root *r, const char *rel, const char *name, char *buf, size_t size) {
+        char path[PATH_MAX];
+        const char *slash = strrchr(rel, '/');
+        ssize_t n;
+
+        if (!slash)
+                return false;
+        snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - rel), rel, name);
+        n = md_root_read(r, path, buf, size);
+        return n > 0;
+}
+
+static void write_sibling(const md_root *r, const char *rel, const char *name, const char *value) {
+        char path[PATH_MAX];
+        const char *slash = strrchr(rel, '/');
+
+        snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - rel), rel, name);
+        (void)__real_md_root_write(r, path, value);
+}
+
+/*
+ * What md does to a check or repair around action_store: "idle" or
+ * "frozen" interrupts it, sync_min keeping where it stopped (6.12 and
+ * later) and sync_completed reading none; "check" or "repair" on an idle
+ * array starts one from sync_min, its total the member size in sectors,
+ * mismatch_cnt counting afresh.
+ */
+static void check_moves(const md_root *r, const char *rel, const char *now, const char *word) {
+        char buf[128], text[64];
+        unsigned long long done, total, kib;
+
+        if ((cmd_match(word, "idle") || cmd_match(word, "frozen")) &&
+            (cmd_match(now, "check") || cmd_match(now, "repair"))) {
+                if (read_sibling(r, rel, "sync_completed", buf, sizeof(buf)) &&
+                    sscanf(buf, "%llu / %llu", &done, &total) == 2) {
+                        snprintf(text, sizeof(text), "%llu\n", done);
+                        write_sibling(r, rel, "sync_min", text);
+                }
+                write_sibling(r, rel, "sync_completed", "none\n");
+        } else if ((cmd_match(word, "check") || cmd_match(word, "repair")) && cmd_match(now, "idle")) {
+                if (!read_sibling(r, rel, "sync_min", buf, sizeof(buf)) || sscanf(buf, "%llu", &done) != 1)
+                        done = 0;
+                if (!read_sibling(r, rel, "component_size", buf, sizeof(buf)) || sscanf(buf, "%llu", &kib) != 1)
+                        kib = 0;
+                snprintf(text, sizeof(text), "%llu / %llu\n", done, kib * 2);
+                write_sibling(r, rel, "sync_completed", text);
+                write_sibling(r, rel, "mismatch_cnt", "0\n");
+                write_sibling(r, rel, "last_sync_action", word);
+        }
+}
+
 /* action_store: the words sync_action shows; the kernel starts or stops the thread. */
 static int store_sync_action(const md_root *r, const char *rel, const char *value, char *out) {
         static const char *const words[] = { "idle", "frozen", "resync", "recover", "check", "repair", "reshape" };
+        char now[32] = "";
 
-        (void)r, (void)rel;
         for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
                 if (cmd_match(value, words[i])) {
+                        if (md_root_read(r, rel, now, sizeof(now)) > 0)
+                                check_moves(r, rel, now, words[i]);
                         snprintf(out, OUT_MAX, "%s\n", words[i]);
                         return 0;
                 }

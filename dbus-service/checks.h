@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * Checks that wait (docs/checks.md): a check or a repair is paused outside
+ * its array's check windows and while the array is degraded, and resumed
+ * where it stopped. Pure: what to do, decided from what was read; the
+ * writes are service-checks.c's.
+ *
+ * How md pauses one, on every kernel from 6.1 to 7.3: "idle" to sync_action
+ * interrupts it and leaves md/sync_min at its checkpoint (6.1: the last of
+ * md's checkpoints, one each sixteenth of the array; 6.12 on: where it
+ * stopped); "check" or "repair" later starts again from sync_min. md resets
+ * mismatch_cnt when it starts, so the count found before a pause is kept
+ * here. A pause must leave nothing that could hold up a rebuild: sync_max
+ * would (a check held at sync_max on 6.1 keeps a failed member from being
+ * removed and its recovery from starting), "frozen" would (no recovery
+ * starts while md is frozen), "idle" does not.
+ *
+ * A repair cannot be paused on every kernel: an interrupted repair marks
+ * the array as needing a resync from its checkpoint, and since 6.x (seen on
+ * 7.3) md then runs that resync when told "idle" or "repair", one that
+ * rewrites parity from there on: a rebuild, which is never paused. Where
+ * the service saw that happen it leaves repairs alone.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "array.h"
+
+#define CHECKS_FILE "checks"
+#define CHECKS_MAX 64
+
+typedef enum check_why {
+        CHECK_WHY_NONE,     /* running */
+        CHECK_WHY_WINDOW,   /* outside its windows */
+        CHECK_WHY_DEGRADED, /* a member is missing */
+        CHECK_WHY_REBUILD,  /* md runs a resync, recovery or reshape first */
+        _CHECK_WHY_MAX,
+} check_why;
+
+/* "", "window", "degraded", "rebuild". */
+const char *check_why_to_string(check_why w);
+check_why check_why_from_string(const char *s);
+
+/* A check or repair the service paused, or resumed and follows. */
+typedef struct check_record {
+        char uuid[37];
+        md_sync_action action; /* MD_SYNC_CHECK or MD_SYNC_REPAIR */
+        check_why why;         /* NONE: it runs again */
+        uint64_t position;     /* sectors: where it resumes, or was resumed from */
+        uint64_t total;        /* sectors of the whole operation, as sync_completed counts them */
+        uint64_t mismatches;   /* found before @position: md counts again from 0 there */
+        uint64_t paused_usec;  /* CLOCK_REALTIME µs of the pause; 0 while running */
+} check_record;
+
+typedef struct check_book {
+        check_record records[CHECKS_MAX];
+        unsigned n;
+} check_book;
+
+check_record *check_book_find(const check_book *b, const char *uuid);
+/* Adds or replaces the record of @r->uuid; -ENOSPC when the book is full. */
+int check_book_put(check_book *b, const check_record *r);
+void check_book_remove(check_book *b, const char *uuid);
+
+/* One line per record ("UUID check window 1024 520192 0 1764633600000000"); -ENOBUFS when they do not fit. */
+int check_book_format(const check_book *b, char *buf, size_t size);
+/* Reads lines as check_book_format writes them into @ret; -EINVAL names the first bad line's number in @ret_line. */
+int check_book_parse(const char *text, check_book *ret, unsigned *ret_line);
+
+/* What the service knows of one array this poll. */
+typedef struct check_view {
+        md_sync_action action;    /* sync_action */
+        bool running;             /* sync_completed shows a position */
+        uint64_t done, total;     /* sectors, when running */
+        int64_t degraded;         /* md/degraded, -1 unknown */
+        bool window_open;         /* the array's windows are open now ("any": always) */
+        bool windowed;            /* it has windows ("any" has none) */
+        bool repair_pauses;       /* a paused repair comes back as a repair on this kernel */
+        bool have_record;         /* a record of the array exists */
+        const check_record *record;
+} check_view;
+
+typedef enum check_step {
+        CHECK_STEP_NOTHING,
+        CHECK_STEP_PAUSE,  /* write idle, record where it stopped */
+        CHECK_STEP_RESUME, /* write sync_min and the action again */
+        CHECK_STEP_NOTE,   /* the record changes, nothing is written (a rebuild took over) */
+        CHECK_STEP_FORGET, /* it ended, or someone else stopped it: the record goes */
+} check_step;
+
+/* What to do for @v, and (PAUSE, NOTE) why. */
+check_step check_decide(const check_view *v, check_why *ret_why);

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Checks that wait (checks.h): on every poll, a check or repair outside its
+ * array's windows or on a degraded array is paused with "idle", and
+ * resumed with sync_min and its action once it may run. The records of
+ * what was paused are saved before md is told, in the state folder next to
+ * the journal, so that a restarted service resumes them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "checks.h"
+#include "cleanup.h"
+#include "file-io.h"
+#include "log.h"
+#include "service.h"
+
+int service_load_checks(context *c) {
+        _cleanup_free_ char *text = NULL;
+        unsigned line = 0;
+        size_t len;
+        int r;
+
+        c->checks = (check_book){};
+        r = file_read_at(c->state_fd, CHECKS_FILE, 64 * 1024, &text, &len);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0 || check_book_parse(text, &c->checks, &line) < 0) {
+                /* Only resuming depends on it: a check it named waits for the next one md starts. */
+                log_warning("%s/%s: %s; the checks it names are not resumed", c->state_dir, CHECKS_FILE,
+                            r < 0 ? strerror(-r) : "a line could not be read");
+                if (r >= 0)
+                        log_warning("%s/%s: line %u is not a paused check", c->state_dir, CHECKS_FILE, line);
+                c->checks = (check_book){};
+        }
+        return 0;
+}
+
+static int save(context *c) {
+        char text[CHECKS_MAX * 160];
+        int r = check_book_format(&c->checks, text, sizeof(text));
+
+        if (r < 0)
+                return r;
+        return file_replace_at(c->state_fd, CHECKS_FILE, text, 0600);
+}
+
+/* The local weekday and minute now. */
+static void local_now(unsigned *ret_wday, unsigned *ret_minute) {
+        time_t t = time(NULL);
+        struct tm tm = {};
+
+        localtime_r(&t, &tm);
+        *ret_wday = (unsigned)tm.tm_wday;
+        *ret_minute = (unsigned)(tm.tm_hour * 60 + tm.tm_min);
+}
+
+const check_windows *service_check_windows(const context *c, const md_array *a) {
+        const policy_rule *r = policy_lookup(&c->cfg.policies, a->uuid[0] ? a->uuid : NULL, POLICY_CHECK_WINDOW, NULL);
+
+        return r->kind == POLICY_WINDOWS ? &r->windows : NULL;
+}
+
+uint64_t service_check_resumes_usec(const context *c, const md_array *a) {
+        const check_windows *w = service_check_windows(c, a);
+        unsigned wday, minute;
+        int m;
+
+        if (!w || w->n == 0)
+                return 0;
+        local_now(&wday, &minute);
+        m = check_windows_minutes_until(w, wday, minute, false);
+        if (m <= 0)
+                return 0;
+        /* At the start of that minute. */
+        return ((uint64_t)time(NULL) / 60 + (uint64_t)m) * 60 * 1000000u;
+}
+
+static int write_action(context *c, const md_array *a, const char *word) {
+        char rel[64 + MD_NAME_MAX];
+
+        snprintf(rel, sizeof(rel), "sys/block/%s/md/sync_action", a->name);
+        return md_root_write(&c->root, rel, word);
+}
+
+/*
+ * The mismatches a run found before where it resumes: md counts from 0
+ * when it starts again, from its checkpoint. On 6.1 that checkpoint is the
+ * last of its sixteenths, so the count is the one seen when md reached it;
+ * where md stops at its position (6.12 on) it is the count at the pause.
+ */
+static uint64_t mismatches_before(const md_array *a, const array_object *o, uint64_t resume_at) {
+        if (o->check_mark_pos == resume_at)
+                return o->check_mark_mismatches;
+        if (a->mismatch_cnt.kind == MD_V_NUMBER)
+                return a->mismatch_cnt.value;
+        return 0;
+}
+
+/*
+ * What the check has found up to where it resumes: this run's, and the
+ * earlier runs' of  when this one went on from where they stopped (,
+ * its position before the pause, is past theirs; a check md started afresh
+ * after the array was stopped is not).
+ */
+static uint64_t carried(const check_record *r, uint64_t done, const md_array *a, const array_object *o,
+                        uint64_t resume_at) {
+        return (r && done >= r->position ? r->mismatches : 0) + mismatches_before(a, o, resume_at);
+}
+
+static void log_paused(const md_array *a, const check_record *r, const char *how) {
+        if (r->why == CHECK_WHY_WINDOW)
+                log_notice("%s: %s %s at sector %" PRIu64 " of %" PRIu64 ": outside its check windows", a->name,
+                           how, md_sync_action_to_string(r->action), r->position, r->total);
+        else if (r->why == CHECK_WHY_DEGRADED)
+                log_warning("%s: %s %s at sector %" PRIu64 " of %" PRIu64 ": the array is degraded, and a check "
+                            "must not wear its remaining disks before the rebuild",
+                            a->name, how, md_sync_action_to_string(r->action), r->position, r->total);
+        else
+                log_notice("%s: the %s waits at sector %" PRIu64 " of %" PRIu64 " while md rebuilds", a->name,
+                           md_sync_action_to_string(r->action), r->position, r->total);
+}
+
+/* Interrupts the running check of @a and records where it resumes. True when md was written. */
+static bool pause_check(context *c, const md_array *a, array_object *o, check_record *old, check_why why) {
+        check_record r = { .action = a->sync_action, .why = why, .paused_usec = (uint64_t)time(NULL) * 1000000u };
+        md_array now = {};
+        uint64_t at;
+        int e;
+
+        snprintf(r.uuid, sizeof(r.uuid), "%s", a->uuid);
+        r.total = a->progress.kind == MD_PROGRESS_RUNNING ? a->progress.total : 0;
+        e = write_action(c, a, "idle");
+        if (e < 0) {
+                log_warning("%s: could not pause the %s: %s", a->name, md_sync_action_to_string(a->sync_action),
+                            strerror(-e));
+                return false;
+        }
+        /* Where md will start again: sync_min holds its checkpoint once it stopped. */
+        e = md_read_array(&c->root, a->name, &now);
+        if (e < 0 || now.tunables[MD_T_SYNC_MIN].kind != MD_V_NUMBER) {
+                at = o->check_mark_pos;
+                log_warning("%s: could not read sync_min after the pause; it resumes from sector %" PRIu64, a->name,
+                            at);
+        } else
+                at = now.tunables[MD_T_SYNC_MIN].value;
+        if (e >= 0 && a->sync_action == MD_SYNC_REPAIR && now.sync_action == MD_SYNC_RESYNC) {
+                /* This kernel turns an interrupted repair into a resync from its checkpoint (checks.h). */
+                c->repair_becomes_resync = true;
+                log_warning("%s: md turned the paused repair into a resync from sector %" PRIu64 "; this kernel "
+                            "cannot pause a repair, so repairs run whatever their windows until mdboostd restarts",
+                            a->name, at);
+                md_array_free(&now);
+                if (old) {
+                        check_book_remove(&c->checks, a->uuid);
+                        (void)save(c);
+                }
+                return true;
+        }
+        r.position = at;
+        r.mismatches = carried(old, a->progress.done, e >= 0 ? &now : a, o, at);
+        md_array_free(&now);
+        if (check_book_put(&c->checks, &r) < 0 || save(c) < 0)
+                /* md stopped already; without its record the next start of md's own resumes it. */
+                log_warning("%s: could not save where the %s stopped (%s/%s); sync_min keeps it", a->name,
+                            md_sync_action_to_string(r.action), c->state_dir, CHECKS_FILE);
+        log_paused(a, &r, "paused the");
+        return true;
+}
+
+/* Starts @r's check again from its position. True when md was written. */
+static bool resume_check(context *c, const md_array *a, check_record *r) {
+        const md_tval *min = &a->tunables[MD_T_SYNC_MIN];
+        const char *word = md_sync_action_to_string(r->action);
+        check_record was = *r;
+        int e;
+
+        /* md kept it unless the array was stopped since: then it is written, on a chunk as md wants it. */
+        if (min->kind != MD_V_NUMBER || min->value != r->position) {
+                uint64_t chunk = a->chunk_size.kind == MD_V_NUMBER ? a->chunk_size.value / 512 : 0, at = r->position;
+                char text[32];
+                md_tval back;
+
+                if (chunk)
+                        at -= at % chunk;
+                snprintf(text, sizeof(text), "%" PRIu64, at);
+                e = md_tunable_write(&c->root, a->name, MD_T_SYNC_MIN, text, &back);
+                if (e < 0) {
+                        log_warning("%s: could not set sync_min to %s to resume the %s there: %s; not resumed",
+                                    a->name, text, word, strerror(-e));
+                        return false;
+                }
+                r->position = at;
+        }
+        r->why = CHECK_WHY_NONE;
+        r->paused_usec = 0;
+        if (save(c) < 0)
+                log_warning("%s: could not save that the %s runs again (%s/%s)", a->name, word, c->state_dir,
+                            CHECKS_FILE);
+        e = write_action(c, a, word);
+        if (e < 0) {
+                /* md started something else meanwhile (EBUSY): the record waits for the next poll. */
+                *r = was;
+                (void)save(c);
+                log_warning("%s: could not resume the %s: %s", a->name, word, strerror(-e));
+                return true;
+        }
+        log_notice("%s: resumed the %s at sector %" PRIu64 " of %" PRIu64, a->name, word, r->position, r->total);
+        return true;
+}
+
+/* The record changes without a write: a rebuild took over, it runs again, or md stopped it on a failure. */
+static void note_check(context *c, const md_array *a, array_object *o, check_record *r, check_why why) {
+        check_record n = *r;
+
+        if (why == CHECK_WHY_NONE) {
+                /* Started again by someone: from where it stopped, or from the start after a restart of the array. */
+                if (a->progress.kind == MD_PROGRESS_RUNNING && a->progress.done < r->position) {
+                        n.mismatches = 0;
+                        n.position = a->progress.done;
+                }
+                n.why = CHECK_WHY_NONE;
+                n.paused_usec = 0;
+                log_notice("%s: the %s runs again from sector %" PRIu64, a->name,
+                           md_sync_action_to_string(n.action), n.position);
+        } else {
+                if (r->why == CHECK_WHY_NONE) {
+                        /* md stopped it: at its checkpoint, kept in sync_min. */
+                        const md_tval *min = &a->tunables[MD_T_SYNC_MIN];
+                        uint64_t at = min->kind == MD_V_NUMBER ? min->value : o->check_mark_pos;
+
+                        n.mismatches = carried(r, o->check_mark_pos, a, o, at);
+                        n.position = at;
+                        n.paused_usec = (uint64_t)time(NULL) * 1000000u;
+                }
+                n.why = why;
+                log_paused(a, &n, "waits with the");
+        }
+        *r = n;
+        if (save(c) < 0)
+                log_warning("%s: could not save the %s's record (%s/%s)", a->name, md_sync_action_to_string(n.action),
+                            c->state_dir, CHECKS_FILE);
+}
+
+static void forget_check(context *c, const md_array *a, const check_record *r) {
+        const char *word = md_sync_action_to_string(r->action);
+
+        if (md_operation_completed(a, r->action) && a->mismatch_cnt.kind == MD_V_NUMBER)
+                log_notice("%s: the %s ended: %" PRIu64 " mismatched sectors in all", a->name, word,
+                           r->mismatches + a->mismatch_cnt.value);
+        else if (a->sync_action == MD_SYNC_IDLE)
+                log_notice("%s: the %s was stopped by someone else; it is not resumed", a->name, word);
+        check_book_remove(&c->checks, a->uuid);
+        if (save(c) < 0)
+                log_warning("could not save %s/%s", c->state_dir, CHECKS_FILE);
+}
+
+/* md's checkpoints of a running check, with the mismatches counted up to each. */
+static void mark_progress(const md_array *a, array_object *o) {
+        if ((a->sync_action != MD_SYNC_CHECK && a->sync_action != MD_SYNC_REPAIR) ||
+            a->progress.kind != MD_PROGRESS_RUNNING || a->mismatch_cnt.kind != MD_V_NUMBER)
+                return;
+        if (a->progress.done != o->check_mark_pos) {
+                o->check_mark_pos = a->progress.done;
+                o->check_mark_mismatches = a->mismatch_cnt.value;
+        }
+}
+
+bool service_apply_checks(context *c) {
+        unsigned wday, minute;
+        bool wrote = false;
+
+        local_now(&wday, &minute);
+        for (unsigned i = 0; i < c->arrays.n; i++) {
+                const md_array *a = &c->arrays.arrays[i];
+                array_object *o = context_object(c, a->name);
+                const check_windows *w;
+                check_record *r;
+                check_view v;
+                check_why why;
+
+                if (!o || !a->uuid[0] || !md_array_has_redundancy(a))
+                        continue;
+                w = service_check_windows(c, a);
+                r = check_book_find(&c->checks, a->uuid);
+                v = (check_view){ .action = a->sync_action,
+                                  .running = a->progress.kind == MD_PROGRESS_RUNNING,
+                                  .done = a->progress.done,
+                                  .total = a->progress.total,
+                                  .degraded = a->degraded.kind == MD_V_NUMBER ? (int64_t)a->degraded.value : -1,
+                                  .windowed = w && w->n > 0,
+                                  .window_open = !w || check_windows_open(w, wday, minute),
+                                  .repair_pauses = !c->repair_becomes_resync,
+                                  .have_record = r != NULL,
+                                  .record = r };
+                switch (check_decide(&v, &why)) {
+                case CHECK_STEP_PAUSE:
+                        wrote = pause_check(c, a, o, r, why) || wrote;
+                        break;
+                case CHECK_STEP_RESUME:
+                        wrote = resume_check(c, a, r) || wrote;
+                        break;
+                case CHECK_STEP_NOTE:
+                        note_check(c, a, o, r, why);
+                        break;
+                case CHECK_STEP_FORGET:
+                        forget_check(c, a, r);
+                        break;
+                default:
+                        break;
+                }
+                mark_progress(a, o);
+        }
+        return wrote;
+}
+
+bool service_checks_waiting(const context *c) {
+        for (unsigned i = 0; i < c->checks.n; i++)
+                if (c->checks.records[i].why != CHECK_WHY_NONE)
+                        return true;
+        return false;
+}
