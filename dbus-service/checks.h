@@ -8,8 +8,8 @@
  * writes are service-checks.c's.
  *
  * How md pauses one, on every kernel from 6.1 to 7.3: "idle" to sync_action
- * interrupts it and leaves md/sync_min at its checkpoint (6.1: the last of
- * md's checkpoints, one each sixteenth of the array; 6.12 on: where it
+ * interrupts it and leaves md/sync_min at its checkpoint (6.1 and 6.12: the
+ * last of md's checkpoints, one each sixteenth of the array; 7.3: where it
  * stopped); "check" or "repair" later starts again from sync_min. md resets
  * mismatch_cnt when it starts, so the count found before a pause is kept
  * here. A pause must leave nothing that could hold up a rebuild: sync_max
@@ -18,10 +18,10 @@
  * starts while md is frozen), "idle" does not.
  *
  * A repair cannot be paused on every kernel: an interrupted repair marks
- * the array as needing a resync from its checkpoint, and since 6.x (seen on
- * 7.3) md then runs that resync when told "idle" or "repair", one that
- * rewrites parity from there on: a rebuild, which is never paused. Where
- * the service saw that happen it leaves repairs alone.
+ * the array as needing a resync from its checkpoint, and on 7.3 (not on 6.1
+ * or 6.12) md runs that resync at once, and again after every "idle": a
+ * rebuild, which is never paused. On kernels after 6.12, and wherever the
+ * service saw that happen, it leaves repairs alone.
  */
 
 #include <stdbool.h>

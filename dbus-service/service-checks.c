@@ -19,12 +19,32 @@
 #include "log.h"
 #include "service.h"
 
+/*
+ * Whether md on this kernel brings a paused repair back as a repair: seen
+ * on 6.1 and 6.12; on 7.3 "idle" turns it into a resync that cannot be
+ * stopped. Kernels after 6.12 are taken to do as 7.3 did; an unknown
+ * release is found out on the first pause (pause_check).
+ */
+static bool repair_pauses_on(const md_root *root) {
+        char buf[64];
+        unsigned major = 0, minor = 0;
+
+        if (md_root_read(root, "proc/sys/kernel/osrelease", buf, sizeof(buf)) <= 0 ||
+            sscanf(buf, "%u.%u", &major, &minor) != 2)
+                return true;
+        return major < 6 || (major == 6 && minor <= 12);
+}
+
 int service_load_checks(context *c) {
         _cleanup_free_ char *text = NULL;
         unsigned line = 0;
         size_t len;
         int r;
 
+        c->repair_becomes_resync = !repair_pauses_on(&c->root);
+        if (c->repair_becomes_resync)
+                log_info("repairs are not paused by check windows on this kernel: md turns a paused repair into a "
+                         "resync from where it stopped");
         c->checks = (check_book){};
         r = file_read_at(c->state_fd, CHECKS_FILE, 64 * 1024, &text, &len);
         if (r == -ENOENT)
@@ -91,7 +111,7 @@ static int write_action(context *c, const md_array *a, const char *word) {
  * The mismatches a run found before where it resumes: md counts from 0
  * when it starts again, from its checkpoint. On 6.1 that checkpoint is the
  * last of its sixteenths, so the count is the one seen when md reached it;
- * where md stops at its position (6.12 on) it is the count at the pause.
+ * where md stops at its position (7.3) it is the count at the pause.
  */
 static uint64_t mismatches_before(const md_array *a, const array_object *o, uint64_t resume_at) {
         if (o->check_mark_pos == resume_at)
