@@ -155,6 +155,12 @@ check_step check_decide(const check_view *v, check_why *ret_why) {
                 why = CHECK_WHY_WINDOW;
         *ret_why = why;
 
+        /* md stops a check itself when a member fails (7.3 does, 6.1 not always): it waits to go on once whole. */
+        if (!r && v->degraded > 0 && (v->was == MD_SYNC_CHECK || (v->was == MD_SYNC_REPAIR && v->repair_pauses)) &&
+            v->action != MD_SYNC_CHECK && v->action != MD_SYNC_REPAIR && v->action != MD_SYNC_FROZEN) {
+                *ret_why = CHECK_WHY_DEGRADED;
+                return CHECK_STEP_KEEP;
+        }
         switch (v->action) {
         case MD_SYNC_CHECK:
         case MD_SYNC_REPAIR:

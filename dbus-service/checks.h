@@ -80,6 +80,7 @@ typedef struct check_view {
         bool window_open;         /* the array's windows are open now ("any": always) */
         bool windowed;            /* it has windows ("any" has none) */
         bool repair_pauses;       /* a paused repair comes back as a repair on this kernel */
+        md_sync_action was;       /* what the poll before saw running (MD_SYNC_IDLE: nothing) */
         bool have_record;         /* a record of the array exists */
         const check_record *record;
 } check_view;
@@ -90,6 +91,7 @@ typedef enum check_step {
         CHECK_STEP_RESUME, /* write sync_min and the action again */
         CHECK_STEP_NOTE,   /* the record changes, nothing is written (a rebuild took over) */
         CHECK_STEP_FORGET, /* it ended, or someone else stopped it: the record goes */
+        CHECK_STEP_KEEP,   /* md stopped a check when a member failed: recorded, to resume once whole */
 } check_step;
 
 /* What to do for @v, and (PAUSE, NOTE) why. */

@@ -266,6 +266,27 @@ static void note_check(context *c, const md_array *a, array_object *o, check_rec
                             c->state_dir, CHECKS_FILE);
 }
 
+/* md stopped the check when a member failed: it is recorded to go on from md's checkpoint once the array is whole. */
+static void keep_check(context *c, const md_array *a, array_object *o) {
+        const md_tval *min = &a->tunables[MD_T_SYNC_MIN];
+        check_record r = { .action = o->op_action,
+                           .why = CHECK_WHY_DEGRADED,
+                           .total = o->op_total,
+                           .paused_usec = (uint64_t)time(NULL) * 1000000u };
+
+        snprintf(r.uuid, sizeof(r.uuid), "%s", a->uuid);
+        /*
+         * md's checkpoint, or the last one it showed in sync_completed if that
+         * is further (7.3 left sync_min at 0 when a member failed).
+         */
+        r.position = min->kind == MD_V_NUMBER && min->value > o->check_mark_pos ? min->value : o->check_mark_pos;
+        r.mismatches = mismatches_before(a, o, r.position);
+        if (check_book_put(&c->checks, &r) < 0 || save(c) < 0)
+                log_warning("%s: could not save where md stopped the %s (%s/%s)", a->name,
+                            md_sync_action_to_string(r.action), c->state_dir, CHECKS_FILE);
+        log_paused(a, &r, "md stopped the");
+}
+
 static void forget_check(context *c, const md_array *a, const check_record *r) {
         const char *word = md_sync_action_to_string(r->action);
 
@@ -314,6 +335,7 @@ bool service_apply_checks(context *c) {
                                   .degraded = a->degraded.kind == MD_V_NUMBER ? (int64_t)a->degraded.value : -1,
                                   .windowed = w && w->n > 0,
                                   .window_open = !w || check_windows_open(w, wday, minute),
+                                  .was = o->op_running ? o->op_action : MD_SYNC_IDLE,
                                   .repair_pauses = !c->repair_becomes_resync,
                                   .have_record = r != NULL,
                                   .record = r };
@@ -329,6 +351,9 @@ bool service_apply_checks(context *c) {
                         break;
                 case CHECK_STEP_FORGET:
                         forget_check(c, a, r);
+                        break;
+                case CHECK_STEP_KEEP:
+                        keep_check(c, a, o);
                         break;
                 default:
                         break;

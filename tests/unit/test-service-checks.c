@@ -78,7 +78,7 @@ static check_step decide(md_sync_action action, int64_t degraded, bool windowed,
 static void test_decide(void **state) {
         check_record paused = { .uuid = UUID1, .action = MD_SYNC_CHECK, .why = CHECK_WHY_WINDOW, .position = 100 };
         check_record running = paused;
-        check_view v = { .action = MD_SYNC_REPAIR, .windowed = true, .repair_pauses = false };
+        check_view v;
         check_why why;
 
         (void)state;
@@ -118,6 +118,17 @@ static void test_decide(void **state) {
         assert_int_equal(decide(MD_SYNC_IDLE, 1, true, true, &running, &why), CHECK_STEP_NOTE);
         assert_int_equal(why, CHECK_WHY_DEGRADED);
         assert_int_equal(decide(MD_SYNC_IDLE, 0, true, true, &running, &why), CHECK_STEP_FORGET);
+        /* md stopped a check itself when a member failed: kept, to go on once whole; not a repair where it cannot pause. */
+        v = (check_view){ .action = MD_SYNC_RECOVER, .was = MD_SYNC_CHECK, .degraded = 1, .repair_pauses = true };
+        assert_int_equal(check_decide(&v, &why), CHECK_STEP_KEEP);
+        assert_int_equal(why, CHECK_WHY_DEGRADED);
+        v.action = MD_SYNC_IDLE;
+        assert_int_equal(check_decide(&v, &why), CHECK_STEP_KEEP);
+        v.degraded = 0; /* it ended, or was stopped: not md's doing for a failure */
+        assert_int_equal(check_decide(&v, &why), CHECK_STEP_NOTHING);
+        v = (check_view){ .action = MD_SYNC_IDLE, .was = MD_SYNC_REPAIR, .degraded = 1, .repair_pauses = false };
+        assert_int_equal(check_decide(&v, &why), CHECK_STEP_NOTHING);
+        v = (check_view){ .action = MD_SYNC_REPAIR, .windowed = true, .repair_pauses = false };
         /* Someone froze md: nothing. */
         assert_int_equal(decide(MD_SYNC_FROZEN, 0, true, false, &paused, &why), CHECK_STEP_NOTHING);
         assert_int_equal(decide(MD_SYNC_IDLE, 0, true, true, NULL, &why), CHECK_STEP_NOTHING);
