@@ -15,7 +15,7 @@ import { Reports } from "./reports.jsx";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 import {
     actionLabel, compareTunables, finishText, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, governorText,
-    operationName, policyText, settingsText, speedupText, tunableLabel,
+    checkText, operationName, policyText, settingsText, speedupText, tunableLabel,
 } from "./format.js";
 
 const ROLES = {
@@ -106,6 +106,9 @@ const Operation = ({ array }) => {
             </p>
         );
     }
+    const check = Object.fromEntries(Object.entries(array.Check || {}).map(([k, v]) => [k, v.v]));
+    if (check.state === "paused" && (!action || action === "idle"))
+        return <Alert variant="info" isInline isPlain className="mdb-operation mdb-check-paused" title={checkText(check)} />;
     if (!action || action === "idle")
         return <OperationEnd array={array} />;
     const known = array.Progress >= 0;

@@ -193,6 +193,33 @@ export function settingsText(settings) {
     }).join(", ");
 }
 
+// A paused check or repair (the Check property, values unwrapped) in a
+// line: "Check 40.0 % · paused until 01:00 (outside its check windows)";
+// "" when none is paused.
+export function checkText(check, now = Date.now()) {
+    if (!check || check.state !== "paused")
+        return "";
+    const what = check.action === "repair" ? _("Repair") : _("Check");
+    const percent = (check.progress || 0).toFixed(1);
+    const why = {
+        window: _("outside its check windows"),
+        degraded: _("the array is degraded; it goes on once the array is whole"),
+        rebuild: _("md rebuilds first"),
+    }[check.why] || "";
+    let until = "";
+    if (check.why === "window" && check.resumes_usec > 0) {
+        const at = new Date(check.resumes_usec / 1000);
+        const sameDay = at.toDateString() === new Date(now).toDateString();
+        const clock = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+        until = sameDay ? clock : at.toLocaleDateString([], { weekday: "short" }) + " " + clock;
+    }
+    const text = until
+        ? cockpit.format(_("$0 $1 % · paused until $2"), what, percent, until)
+        : cockpit.format(_("$0 $1 % · paused"), what, percent);
+    const found = check.mismatches > 0 ? " · " + cockpit.format(_("$0 mismatched sectors so far"), check.mismatches) : "";
+    return why ? cockpit.format(_("$0 ($1)$2"), text, why, found) : text + found;
+}
+
 // What the boost did, beside the speed: "12 times the 2 MiB/s before the
 // boost"; "" when either rate is unknown (SpeedBeforeBoost 0) or md's
 // 30-second average has not moved yet (within 10 %). Below 1 it is said
@@ -265,7 +292,8 @@ export function predictionLines(p, now = Date.now()) {
 // What a policy (the array's Policy property) does by itself when an
 // operation starts, in words: "Rebuilds: fast, users keep 80 % (this
 // array) · Checks: none (all arrays) · No redundancy left: max (all
-// arrays)"; the last only when rebuilds are boosted.
+// arrays) · Checks run only: Mon-Fri 01:00-06:00 (all arrays)"; the
+// escalation only when rebuilds are boosted, the windows only when set.
 export function policyText(policy) {
     const rule = (words) => {
         if (words === "fast")
@@ -281,9 +309,13 @@ export function policyText(policy) {
     const from = (where) => where === "array" ? _("this array") : _("all arrays");
     const text = cockpit.format(_("Rebuilds: $0 ($1) · Checks: $2 ($3)"), rule(policy.rebuild), from(policy.rebuild_from),
                                 rule(policy.check), from(policy.check_from));
+    const windows = policy.check_window && policy.check_window !== "any"
+        ? " · " + cockpit.format(_("Checks run only: $0 ($1)"), policy.check_window, from(policy.check_window_from))
+        : "";
     if (!policy.rebuild || policy.rebuild === "none" || !policy.escalate)
-        return text;
-    return text + " · " + cockpit.format(_("No redundancy left: $0 ($1)"), rule(policy.escalate), from(policy.escalate_from));
+        return text + windows;
+    return text + " · " + cockpit.format(_("No redundancy left: $0 ($1)"), rule(policy.escalate), from(policy.escalate_from)) +
+        windows;
 }
 
 // One policy rule's words ("none", "fast", "fast:80", "fast:20ms", "max") for people.

@@ -149,6 +149,22 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
     assert.match(fmt.governorText({ state: "free", users_share: 50, users_latency_ms: 40 }), /requests stay under 40 ms/);
 });
 
+test("checkText says where a paused check stands, why, and when its window opens", () => {
+    const now = new Date(2026, 11, 2, 14, 0).getTime();
+    const tonight = new Date(2026, 11, 3, 1, 0).getTime() * 1000;
+    const at = new Date(tonight / 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    assert.equal(fmt.checkText({ state: "running", action: "check", progress: 40 }, now), "");
+    assert.equal(fmt.checkText(undefined, now), "");
+    const text = fmt.checkText({ state: "paused", action: "check", why: "window", progress: 40, resumes_usec: tonight, mismatches: 0 }, now);
+    assert.match(text, /^Check 40.0 % · paused until .*\(outside its check windows\)$/);
+    assert.ok(text.includes(at), text);
+    assert.ok(text.includes("Thu"), "another day is named: " + text);
+    assert.equal(fmt.checkText({ state: "paused", action: "repair", why: "degraded", progress: 12.34, resumes_usec: 0, mismatches: 16 }, now),
+                 "Repair 12.3 % · paused (the array is degraded; it goes on once the array is whole) · 16 mismatched sectors so far");
+    assert.equal(fmt.checkText({ state: "paused", action: "check", why: "rebuild", progress: 5, resumes_usec: 0 }, now),
+                 "Check 5.0 % · paused (md rebuilds first)");
+});
+
 test("settingsText says an array's persistent settings and what keeps one from being in effect", () => {
     assert.equal(fmt.settingsText([["read_ahead_kb", "2048", "applied"], ["sync_speed_min", "5120 (local)", "applied"]]),
                  "Read-ahead (KiB) 2048, Rebuild speed floor 5 MiB/s");
@@ -233,6 +249,14 @@ test("policyText says what the service does by itself when an operation starts",
     assert.equal(fmt.policyText({ rebuild: "max", rebuild_from: "default", check: "fast", check_from: "array" }),
                  "Rebuilds: max (all arrays) · Checks: fast (this array)");
     assert.equal(fmt.policyText({}), "Rebuilds: none (all arrays) · Checks: none (all arrays)");
+    assert.equal(fmt.policyText({ rebuild: "none", rebuild_from: "default", check: "none", check_from: "default",
+                                  check_window: "any", check_window_from: "default" }),
+                 "Rebuilds: none (all arrays) · Checks: none (all arrays)");
+    assert.equal(fmt.policyText({ rebuild: "fast", rebuild_from: "default", check: "none", check_from: "default",
+                                  escalate: "max", escalate_from: "default",
+                                  check_window: "Mon-Fri 01:00-06:00", check_window_from: "array" }),
+                 "Rebuilds: fast (all arrays) · Checks: none (all arrays) · No redundancy left: max (all arrays) · " +
+                 "Checks run only: Mon-Fri 01:00-06:00 (this array)");
 });
 
 test("formatSpeed gives every speed in MiB/s, three digits at most two decimals", () => {
