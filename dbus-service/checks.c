@@ -12,6 +12,7 @@ static const char *const why_words[_CHECK_WHY_MAX] = {
         [CHECK_WHY_WINDOW] = "window",
         [CHECK_WHY_DEGRADED] = "degraded",
         [CHECK_WHY_REBUILD] = "rebuild",
+        [CHECK_WHY_BUSY] = "busy",
 };
 
 const char *check_why_to_string(check_why w) {
@@ -153,6 +154,8 @@ check_step check_decide(const check_view *v, check_why *ret_why) {
                 why = CHECK_WHY_DEGRADED;
         else if (v->windowed && !v->window_open)
                 why = CHECK_WHY_WINDOW;
+        else if (v->pause_when_busy && (v->users_busy || (r && r->why == CHECK_WHY_BUSY && !v->users_quiet)))
+                why = CHECK_WHY_BUSY;
         *ret_why = why;
 
         /* md stops a check itself when a member fails (7.3 does, 6.1 not always): it waits to go on once whole. */

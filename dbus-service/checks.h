@@ -31,6 +31,13 @@
 #include "array.h"
 
 #define CHECKS_FILE "checks"
+/*
+ * check_busy = pause: a check pauses once its array's users have been busy
+ * (governor_users_busy) for 10 s, and goes on after a minute without them,
+ * so that a burst does not stop it and a pause is not undone by a lull.
+ */
+#define CHECK_BUSY_PAUSE_USEC (10 * 1000000ull)
+#define CHECK_QUIET_RESUME_USEC (60 * 1000000ull)
 #define CHECKS_MAX 64
 
 typedef enum check_why {
@@ -38,10 +45,11 @@ typedef enum check_why {
         CHECK_WHY_WINDOW,   /* outside its windows */
         CHECK_WHY_DEGRADED, /* a member is missing */
         CHECK_WHY_REBUILD,  /* md runs a resync, recovery or reshape first */
+        CHECK_WHY_BUSY,     /* the array's users are busy (check_busy = pause) */
         _CHECK_WHY_MAX,
 } check_why;
 
-/* "", "window", "degraded", "rebuild". */
+/* "", "window", "degraded", "rebuild", "busy". */
 const char *check_why_to_string(check_why w);
 check_why check_why_from_string(const char *s);
 
@@ -80,6 +88,9 @@ typedef struct check_view {
         bool window_open;         /* the array's windows are open now ("any": always) */
         bool windowed;            /* it has windows ("any" has none) */
         bool repair_pauses;       /* a paused repair comes back as a repair on this kernel */
+        bool pause_when_busy;     /* check_busy = pause */
+        bool users_busy;          /* busy for CHECK_BUSY_PAUSE_USEC or more */
+        bool users_quiet;         /* not busy for CHECK_QUIET_RESUME_USEC or more */
         md_sync_action was;       /* what the poll before saw running (MD_SYNC_IDLE: nothing) */
         bool have_record;         /* a record of the array exists */
         const check_record *record;

@@ -84,6 +84,10 @@ static int config_policy(const char *key, const char *value, unsigned lineno, co
                          lineno, key, CHECK_WINDOWS_MAX);
                 return r;
         }
+        if (r < 0 && k == POLICY_CHECK_BUSY) {
+                snprintf(errbuf, errlen, "line %u: %s must be run or pause", lineno, key);
+                return r;
+        }
         if (r < 0) {
                 snprintf(errbuf, errlen,
                          "line %u: %s must be none, fast, fast:N (N from 1 to 100), "

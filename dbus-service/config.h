@@ -33,7 +33,8 @@ typedef struct config {
                    .reshape_stuck_ms = 60000,                                                                          \
                    .event_command_timeout_ms = 60000,                                                                  \
                    .policies = { .defaults = { [POLICY_ESCALATE] = { .kind = POLICY_MAX },                             \
-                                               [POLICY_CHECK_WINDOW] = { .kind = POLICY_WINDOWS } } } })
+                                               [POLICY_CHECK_WINDOW] = { .kind = POLICY_WINDOWS },                     \
+                                               [POLICY_CHECK_BUSY] = { .kind = POLICY_RUN } } } })
 
 /* Parses @text over @c's current values. -EINVAL/-ERANGE name the line in @errbuf. */
 int config_parse(const char *text, config *c, char *errbuf, size_t errlen);

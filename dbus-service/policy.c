@@ -10,6 +10,7 @@ static const char *const class_words[_POLICY_CLASS_MAX] = {
         [POLICY_CHECK] = "check",
         [POLICY_ESCALATE] = "escalate",
         [POLICY_CHECK_WINDOW] = "check_window",
+        [POLICY_CHECK_BUSY] = "check_busy",
 };
 
 const char *policy_class_to_string(policy_class k) {
@@ -58,6 +59,16 @@ int policy_rule_parse(policy_class k, const char *text, policy_rule *ret) {
                 *ret = r;
                 return 0;
         }
+        if (k == POLICY_CHECK_BUSY) {
+                if (strcmp(text, "run") == 0)
+                        r.kind = POLICY_RUN;
+                else if (strcmp(text, "pause") == 0)
+                        r.kind = POLICY_PAUSE;
+                else
+                        return -EINVAL;
+                *ret = r;
+                return 0;
+        }
         if (strcmp(text, "none") == 0)
                 r.kind = POLICY_NONE;
         else if (strcmp(text, "max") == 0)
@@ -96,6 +107,10 @@ int policy_rule_parse(policy_class k, const char *text, policy_rule *ret) {
 void policy_rule_format(const policy_rule *r, char *buf, size_t size) {
         if (r->kind == POLICY_WINDOWS) {
                 check_windows_format(&r->windows, buf, size);
+                return;
+        }
+        if (r->kind == POLICY_RUN || r->kind == POLICY_PAUSE) {
+                snprintf(buf, size, "%s", r->kind == POLICY_RUN ? "run" : "pause");
                 return;
         }
         if (r->kind == POLICY_FAST && r->users_share)

@@ -13,7 +13,8 @@
  * array's users N % of what they get alone), "fast:Nms" (fast, its governor
  * keeping their requests' 99th percentile under N ms), "max". The
  * check_window rule says instead when a check or a repair may run
- * (checkwindow.h): "any" by default.
+ * (checkwindow.h): "any" by default; check_busy whether it pauses while the
+ * array's users are busy: "run" (the default) or "pause".
  */
 
 #include <errno.h>
@@ -28,6 +29,8 @@ typedef enum policy_kind {
         POLICY_FAST,
         POLICY_MAX,
         POLICY_WINDOWS, /* the check_window rule: when checks may run */
+        POLICY_RUN,     /* the check_busy rule: checks run whatever the users do */
+        POLICY_PAUSE,   /* the check_busy rule: checks pause while the users are busy */
         _POLICY_KIND_MAX,
 } policy_kind;
 
@@ -43,6 +46,7 @@ typedef enum policy_class {
         POLICY_CHECK,    /* check, repair */
         POLICY_ESCALATE, /* a rebuild the policy boosts while the array has no redundancy left */
         POLICY_CHECK_WINDOW, /* when a check or a repair may run (checkwindow.h) */
+        POLICY_CHECK_BUSY,   /* whether it pauses while the array's users are busy: run, pause */
         _POLICY_CLASS_MAX,
         _POLICY_CLASS_INVALID = -EINVAL,
 } policy_class;
@@ -62,7 +66,7 @@ typedef struct policy_set {
         unsigned n;
 } policy_set;
 
-/* "rebuild", "check", "escalate", "check_window". */
+/* "rebuild", "check", "escalate", "check_window", "check_busy". */
 const char *policy_class_to_string(policy_class k);
 policy_class policy_class_from_string(const char *s);
 

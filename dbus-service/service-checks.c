@@ -140,6 +140,9 @@ static void log_paused(const md_array *a, const check_record *r, const char *how
                 log_warning("%s: %s %s at sector %" PRIu64 " of %" PRIu64 ": the array is degraded, and a check "
                             "must not wear its remaining disks before the rebuild",
                             a->name, how, md_sync_action_to_string(r->action), r->position, r->total);
+        else if (r->why == CHECK_WHY_BUSY)
+                log_notice("%s: %s %s at sector %" PRIu64 " of %" PRIu64 ": its users are busy (check_busy = pause)",
+                           a->name, how, md_sync_action_to_string(r->action), r->position, r->total);
         else
                 log_notice("%s: the %s waits at sector %" PRIu64 " of %" PRIu64 " while md rebuilds", a->name,
                            md_sync_action_to_string(r->action), r->position, r->total);
@@ -174,6 +177,21 @@ static bool pause_check(context *c, const md_array *a, array_object *o, check_re
                 log_warning("%s: md turned the paused repair into a resync from sector %" PRIu64 "; this kernel "
                             "cannot pause a repair, so repairs run whatever their windows until mdboostd restarts",
                             a->name, at);
+                md_array_free(&now);
+                if (old) {
+                        check_book_remove(&c->checks, a->uuid);
+                        (void)save(c);
+                }
+                return true;
+        }
+        /*
+         * md forgets sync_min when a check ends: one that ended between the
+         * read and the pause reads 0 though it was past half (interrupted
+         * there, 6.1 and 6.12 would have kept at least 7/16).
+         */
+        if (at == 0 && a->progress.kind == MD_PROGRESS_RUNNING && a->progress.done > a->progress.total / 2) {
+                log_notice("%s: the %s ended before it could be paused", a->name,
+                           md_sync_action_to_string(a->sync_action));
                 md_array_free(&now);
                 if (old) {
                         check_book_remove(&c->checks, a->uuid);
@@ -300,6 +318,43 @@ static void forget_check(context *c, const md_array *a, const check_record *r) {
                 log_warning("could not save %s/%s", c->state_dir, CHECKS_FILE);
 }
 
+/*
+ * The users of @a, sampled at most once a second from its md device's
+ * counters (only the users' I/O counts there, never md's own check):
+ * since when they have been busy, or quiet.
+ */
+static void sample_users(const md_array *a, array_object *o, uint64_t now) {
+        uint64_t kib, requests;
+        bool busy;
+
+        if (a->io_sectors.kind != MD_V_NUMBER || a->io_requests.kind != MD_V_NUMBER)
+                return;
+        if (o->users_sample_usec && now - o->users_sample_usec < 1000000u)
+                return;
+        if (!o->users_sample_usec || a->io_sectors.value < o->users_sample_sectors ||
+            a->io_requests.value < o->users_sample_requests) {
+                /* The first sample, or the array started anew: nothing to compare yet. */
+                o->users_sample_usec = now;
+                o->users_sample_sectors = a->io_sectors.value;
+                o->users_sample_requests = a->io_requests.value;
+                return;
+        }
+        kib = (a->io_sectors.value - o->users_sample_sectors) / 2;
+        requests = a->io_requests.value - o->users_sample_requests;
+        busy = governor_users_busy(kib, requests, now - o->users_sample_usec);
+        if (busy && !o->users_busy_since_usec)
+                o->users_busy_since_usec = o->users_sample_usec;
+        if (!busy && !o->users_quiet_since_usec)
+                o->users_quiet_since_usec = o->users_sample_usec;
+        if (busy)
+                o->users_quiet_since_usec = 0;
+        else
+                o->users_busy_since_usec = 0;
+        o->users_sample_usec = now;
+        o->users_sample_sectors = a->io_sectors.value;
+        o->users_sample_requests = a->io_requests.value;
+}
+
 /* md's checkpoints of a running check, with the mismatches counted up to each. */
 static void mark_progress(const md_array *a, array_object *o) {
         if ((a->sync_action != MD_SYNC_CHECK && a->sync_action != MD_SYNC_REPAIR) ||
@@ -312,6 +367,7 @@ static void mark_progress(const md_array *a, array_object *o) {
 }
 
 bool service_apply_checks(context *c) {
+        uint64_t now = loop_now_usec();
         unsigned wday, minute;
         bool wrote = false;
 
@@ -323,11 +379,15 @@ bool service_apply_checks(context *c) {
                 check_record *r;
                 check_view v;
                 check_why why;
+                bool pause_busy;
 
                 if (!o || !a->uuid[0] || !md_array_has_redundancy(a))
                         continue;
                 w = service_check_windows(c, a);
                 r = check_book_find(&c->checks, a->uuid);
+                pause_busy = policy_lookup(&c->cfg.policies, a->uuid, POLICY_CHECK_BUSY, NULL)->kind == POLICY_PAUSE;
+                if (pause_busy)
+                        sample_users(a, o, now);
                 v = (check_view){ .action = a->sync_action,
                                   .running = a->progress.kind == MD_PROGRESS_RUNNING,
                                   .done = a->progress.done,
@@ -337,6 +397,11 @@ bool service_apply_checks(context *c) {
                                   .window_open = !w || check_windows_open(w, wday, minute),
                                   .was = o->op_running ? o->op_action : MD_SYNC_IDLE,
                                   .repair_pauses = !c->repair_becomes_resync,
+                                  .pause_when_busy = pause_busy,
+                                  .users_busy = o->users_busy_since_usec &&
+                                                now - o->users_busy_since_usec >= CHECK_BUSY_PAUSE_USEC,
+                                  .users_quiet = o->users_quiet_since_usec &&
+                                                 now - o->users_quiet_since_usec >= CHECK_QUIET_RESUME_USEC,
                                   .have_record = r != NULL,
                                   .record = r };
                 switch (check_decide(&v, &why)) {

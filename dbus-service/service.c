@@ -801,7 +801,8 @@ int service_set_policy(context *c, const char *spec, const char *class_word, con
         k = policy_class_from_string(class_word);
         if (k < 0) {
                 snprintf(res->message, sizeof(res->message),
-                         "Unknown rule '%.32s'; the rules are rebuild, check, escalate and check_window.", class_word);
+                         "Unknown rule '%.32s'; the rules are rebuild, check, escalate, check_window and check_busy.",
+                         class_word);
                 return -EINVAL;
         }
         if (!drop && k == POLICY_CHECK_WINDOW && policy_rule_parse(k, rule_word, &rule) < 0) {
@@ -809,6 +810,12 @@ int service_set_policy(context *c, const char *spec, const char *class_word, con
                          "'%.64s' is no check window: give any, windows such as 'Mon-Fri 01:00-06:00, Sat,Sun "
                          "00:00-08:00' (at most %u), or default (an array's own rule only).",
                          rule_word, CHECK_WINDOWS_MAX);
+                return -EINVAL;
+        }
+        if (!drop && k == POLICY_CHECK_BUSY && policy_rule_parse(k, rule_word, &rule) < 0) {
+                snprintf(res->message, sizeof(res->message),
+                         "'%.32s' is no check_busy rule: give run, pause, or default (an array's own rule only).",
+                         rule_word);
                 return -EINVAL;
         }
         if (!drop && policy_rule_parse(k, rule_word, &rule) < 0) {

@@ -205,6 +205,7 @@ export function checkText(check, now = Date.now()) {
         window: _("outside its check windows"),
         degraded: _("the array is degraded; it goes on once the array is whole"),
         rebuild: _("md rebuilds first"),
+        busy: _("its users are busy; it goes on after a quiet minute"),
     }[check.why] || "";
     let until = "";
     if (check.why === "window" && check.resumes_usec > 0) {
@@ -309,9 +310,11 @@ export function policyText(policy) {
     const from = (where) => where === "array" ? _("this array") : _("all arrays");
     const text = cockpit.format(_("Rebuilds: $0 ($1) · Checks: $2 ($3)"), rule(policy.rebuild), from(policy.rebuild_from),
                                 rule(policy.check), from(policy.check_from));
-    const windows = policy.check_window && policy.check_window !== "any"
+    let windows = policy.check_window && policy.check_window !== "any"
         ? " · " + cockpit.format(_("Checks run only: $0 ($1)"), policy.check_window, from(policy.check_window_from))
         : "";
+    if (policy.check_busy === "pause")
+        windows += " · " + cockpit.format(_("Checks pause while the users are busy ($0)"), from(policy.check_busy_from));
     if (!policy.rebuild || policy.rebuild === "none" || !policy.escalate)
         return text + windows;
     return text + " · " + cockpit.format(_("No redundancy left: $0 ($1)"), rule(policy.escalate), from(policy.escalate_from)) +

@@ -163,6 +163,8 @@ test("checkText says where a paused check stands, why, and when its window opens
                  "Repair 12.3 % · paused (the array is degraded; it goes on once the array is whole) · 16 mismatched sectors so far");
     assert.equal(fmt.checkText({ state: "paused", action: "check", why: "rebuild", progress: 5, resumes_usec: 0 }, now),
                  "Check 5.0 % · paused (md rebuilds first)");
+    assert.equal(fmt.checkText({ state: "paused", action: "check", why: "busy", progress: 5, resumes_usec: 0 }, now),
+                 "Check 5.0 % · paused (its users are busy; it goes on after a quiet minute)");
 });
 
 test("settingsText says an array's persistent settings and what keeps one from being in effect", () => {
@@ -257,6 +259,9 @@ test("policyText says what the service does by itself when an operation starts",
                                   check_window: "Mon-Fri 01:00-06:00", check_window_from: "array" }),
                  "Rebuilds: fast (all arrays) · Checks: none (all arrays) · No redundancy left: max (all arrays) · " +
                  "Checks run only: Mon-Fri 01:00-06:00 (this array)");
+    assert.equal(fmt.policyText({ rebuild: "none", rebuild_from: "default", check: "none", check_from: "default",
+                                  check_window: "any", check_window_from: "default", check_busy: "pause", check_busy_from: "default" }),
+                 "Rebuilds: none (all arrays) · Checks: none (all arrays) · Checks pause while the users are busy (all arrays)");
 });
 
 test("formatSpeed gives every speed in MiB/s, three digits at most two decimals", () => {

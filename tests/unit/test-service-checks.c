@@ -129,10 +129,30 @@ static void test_decide(void **state) {
         v = (check_view){ .action = MD_SYNC_IDLE, .was = MD_SYNC_REPAIR, .degraded = 1, .repair_pauses = false };
         assert_int_equal(check_decide(&v, &why), CHECK_STEP_NOTHING);
         v = (check_view){ .action = MD_SYNC_REPAIR, .windowed = true, .repair_pauses = false };
+        /* check_busy = pause: busy users pause it; it resumes only after a quiet minute, and windows come first. */
+        v = (check_view){ .action = MD_SYNC_CHECK, .pause_when_busy = true, .users_busy = true, .repair_pauses = true };
+        assert_int_equal(check_decide(&v, &why), CHECK_STEP_PAUSE);
+        assert_int_equal(why, CHECK_WHY_BUSY);
+        v.pause_when_busy = false;
+        assert_int_equal(check_decide(&v, &why), CHECK_STEP_NOTHING);
+        paused.why = CHECK_WHY_BUSY;
+        v = (check_view){ .action = MD_SYNC_IDLE, .pause_when_busy = true, .have_record = true, .record = &paused };
+        assert_int_equal(check_decide(&v, &why), CHECK_STEP_NOTHING); /* not busy now, not quiet for long yet */
+        v.users_quiet = true;
+        assert_int_equal(check_decide(&v, &why), CHECK_STEP_RESUME);
+        v.windowed = true;
+        assert_int_equal(check_decide(&v, &why), CHECK_STEP_NOTE);
+        assert_int_equal(why, CHECK_WHY_WINDOW);
+        paused.why = CHECK_WHY_WINDOW;
+        v = (check_view){ .action = MD_SYNC_IDLE, .pause_when_busy = true, .users_busy = true, .windowed = true,
+                          .window_open = true, .have_record = true, .record = &paused };
+        assert_int_equal(check_decide(&v, &why), CHECK_STEP_NOTE); /* the window opens on busy users: it waits */
+        assert_int_equal(why, CHECK_WHY_BUSY);
         /* Someone froze md: nothing. */
         assert_int_equal(decide(MD_SYNC_FROZEN, 0, true, false, &paused, &why), CHECK_STEP_NOTHING);
         assert_int_equal(decide(MD_SYNC_IDLE, 0, true, true, NULL, &why), CHECK_STEP_NOTHING);
         /* Where md turns a paused repair into a resync, repairs run, and a record of one goes. */
+        v = (check_view){ .action = MD_SYNC_REPAIR, .windowed = true, .repair_pauses = false };
         assert_int_equal(check_decide(&v, &why), CHECK_STEP_NOTHING);
         v.have_record = true;
         v.record = &running;

@@ -184,6 +184,15 @@ static void test_check_window(void **state) {
         assert_true(config_parse("policy_check = 01:00-06:00\n", &c, err, sizeof(err)) < 0);
         r = policy_lookup(&c.policies, NULL, POLICY_CHECK_WINDOW, NULL);
         assert_int_equal(r->windows.n, 2);
+        /* check_busy: run by default, pause on request. */
+        assert_int_equal(policy_lookup(&c.policies, UUID1, POLICY_CHECK_BUSY, NULL)->kind, POLICY_RUN);
+        assert_int_equal(config_parse("policy_check_busy." UUID1 " = pause\n", &c, err, sizeof(err)), 0);
+        r = policy_lookup(&c.policies, UUID1, POLICY_CHECK_BUSY, &own);
+        policy_rule_format(r, words, sizeof(words));
+        assert_string_equal(words, "pause");
+        assert_true(own);
+        assert_true(config_parse("policy_check_busy = sometimes\n", &c, err, sizeof(err)) < 0);
+        assert_non_null(strstr(err, "line 1: policy_check_busy must be run or pause"));
 }
 
 static void test_meminfo(void **state) {
