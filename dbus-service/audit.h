@@ -12,7 +12,7 @@
 
 /* One tunable a privileged action changed, as the audit line and the reply show it. */
 typedef struct change {
-        const char *name;  /* tunable name */
+        const char *name;   /* tunable name */
         char old[160];      /* kernel text before: "1000 (system)"; a policy rule before */
         char new_text[160]; /* text written: "50000", "system"; a policy rule now */
 } change;

@@ -8,11 +8,8 @@
 #include "checks.h"
 
 static const char *const why_words[_CHECK_WHY_MAX] = {
-        [CHECK_WHY_NONE] = "",
-        [CHECK_WHY_WINDOW] = "window",
-        [CHECK_WHY_DEGRADED] = "degraded",
-        [CHECK_WHY_REBUILD] = "rebuild",
-        [CHECK_WHY_BUSY] = "busy",
+        [CHECK_WHY_NONE] = "",           [CHECK_WHY_WINDOW] = "window", [CHECK_WHY_DEGRADED] = "degraded",
+        [CHECK_WHY_REBUILD] = "rebuild", [CHECK_WHY_BUSY] = "busy",
 };
 
 const char *check_why_to_string(check_why w) {

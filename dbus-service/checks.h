@@ -81,18 +81,18 @@ int check_book_parse(const char *text, check_book *ret, unsigned *ret_line);
 
 /* What the service knows of one array this poll. */
 typedef struct check_view {
-        md_sync_action action;    /* sync_action */
-        bool running;             /* sync_completed shows a position */
-        uint64_t done, total;     /* sectors, when running */
-        int64_t degraded;         /* md/degraded, -1 unknown */
-        bool window_open;         /* the array's windows are open now ("any": always) */
-        bool windowed;            /* it has windows ("any" has none) */
-        bool repair_pauses;       /* a paused repair comes back as a repair on this kernel */
-        bool pause_when_busy;     /* check_busy = pause */
-        bool users_busy;          /* busy for CHECK_BUSY_PAUSE_USEC or more */
-        bool users_quiet;         /* not busy for CHECK_QUIET_RESUME_USEC or more */
-        md_sync_action was;       /* what the poll before saw running (MD_SYNC_IDLE: nothing) */
-        bool have_record;         /* a record of the array exists */
+        md_sync_action action; /* sync_action */
+        bool running;          /* sync_completed shows a position */
+        uint64_t done, total;  /* sectors, when running */
+        int64_t degraded;      /* md/degraded, -1 unknown */
+        bool window_open;      /* the array's windows are open now ("any": always) */
+        bool windowed;         /* it has windows ("any" has none) */
+        bool repair_pauses;    /* a paused repair comes back as a repair on this kernel */
+        bool pause_when_busy;  /* check_busy = pause */
+        bool users_busy;       /* busy for CHECK_BUSY_PAUSE_USEC or more */
+        bool users_quiet;      /* not busy for CHECK_QUIET_RESUME_USEC or more */
+        md_sync_action was;    /* what the poll before saw running (MD_SYNC_IDLE: nothing) */
+        bool have_record;      /* a record of the array exists */
         const check_record *record;
 } check_view;
 

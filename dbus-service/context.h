@@ -73,15 +73,15 @@ typedef struct array_object {
         uint64_t op_started_usec;
         uint64_t op_first_done, op_last_done, op_total; /* sectors */
         double op_progress;
-        bool op_restored;           /* its boost was restored because it ended */
-        bool op_frozen;             /* it ended because md was frozen, and nothing started since */
-        bool policy_declined;       /* an administrator restored its boost: no policy boosts it again */
-        uint64_t policy_tried_usec; /* op_started_usec of the operation a policy last tried to boost */
-        int policy_tried;           /* the policy_class it last tried for that operation */
-        int op_start_tolerated;     /* failures_tolerated when it started */
-        int64_t op_start_degraded;  /* md/degraded when it started, -1 unknown */
-        op_tally tally;             /* what its report will say, so far */
-        unsigned settings_logged;   /* 1 << tunable: its setting was found overridden and said so */
+        bool op_restored;               /* its boost was restored because it ended */
+        bool op_frozen;                 /* it ended because md was frozen, and nothing started since */
+        bool policy_declined;           /* an administrator restored its boost: no policy boosts it again */
+        uint64_t policy_tried_usec;     /* op_started_usec of the operation a policy last tried to boost */
+        int policy_tried;               /* the policy_class it last tried for that operation */
+        int op_start_tolerated;         /* failures_tolerated when it started */
+        int64_t op_start_degraded;      /* md/degraded when it started, -1 unknown */
+        op_tally tally;                 /* what its report will say, so far */
+        unsigned settings_logged;       /* 1 << tunable: its setting was found overridden and said so */
         uint64_t check_mark_pos;        /* a running check's position as last seen, sectors */
         uint64_t check_mark_mismatches; /* mismatch_cnt when it was first seen there */
         /* The users as check_busy sees them: the md device's counters at the last sample. */
@@ -134,7 +134,7 @@ typedef struct context {
         const char *settings_dir;
         int settings_fd;
         journal settings;
-        bool settings_held; /* RestoreAll put their originals back: none is written again until a restart */
+        bool settings_held;         /* RestoreAll put their originals back: none is written again until a restart */
         check_book checks;          /* the checks paused, or resumed and followed (checks.h) */
         bool repair_becomes_resync; /* md turned a paused repair into a resync: repairs are not paused */
         boost_watch *watches;

@@ -6,11 +6,8 @@
 #include "policy.h"
 
 static const char *const class_words[_POLICY_CLASS_MAX] = {
-        [POLICY_REBUILD] = "rebuild",
-        [POLICY_CHECK] = "check",
-        [POLICY_ESCALATE] = "escalate",
-        [POLICY_CHECK_WINDOW] = "check_window",
-        [POLICY_CHECK_BUSY] = "check_busy",
+        [POLICY_REBUILD] = "rebuild",           [POLICY_CHECK] = "check",           [POLICY_ESCALATE] = "escalate",
+        [POLICY_CHECK_WINDOW] = "check_window", [POLICY_CHECK_BUSY] = "check_busy",
 };
 
 const char *policy_class_to_string(policy_class k) {

@@ -42,9 +42,9 @@ typedef struct policy_rule {
 } policy_rule;
 
 typedef enum policy_class {
-        POLICY_REBUILD,  /* resync, recover, reshape */
-        POLICY_CHECK,    /* check, repair */
-        POLICY_ESCALATE, /* a rebuild the policy boosts while the array has no redundancy left */
+        POLICY_REBUILD,      /* resync, recover, reshape */
+        POLICY_CHECK,        /* check, repair */
+        POLICY_ESCALATE,     /* a rebuild the policy boosts while the array has no redundancy left */
         POLICY_CHECK_WINDOW, /* when a check or a repair may run (checkwindow.h) */
         POLICY_CHECK_BUSY,   /* whether it pauses while the array's users are busy: run, pause */
         _POLICY_CLASS_MAX,

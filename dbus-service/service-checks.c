@@ -134,8 +134,8 @@ static uint64_t carried(const check_record *r, uint64_t done, const md_array *a,
 
 static void log_paused(const md_array *a, const check_record *r, const char *how) {
         if (r->why == CHECK_WHY_WINDOW)
-                log_notice("%s: %s %s at sector %" PRIu64 " of %" PRIu64 ": outside its check windows", a->name,
-                           how, md_sync_action_to_string(r->action), r->position, r->total);
+                log_notice("%s: %s %s at sector %" PRIu64 " of %" PRIu64 ": outside its check windows", a->name, how,
+                           md_sync_action_to_string(r->action), r->position, r->total);
         else if (r->why == CHECK_WHY_DEGRADED)
                 log_warning("%s: %s %s at sector %" PRIu64 " of %" PRIu64 ": the array is degraded, and a check "
                             "must not wear its remaining disks before the rebuild",
@@ -228,8 +228,8 @@ static bool resume_check(context *c, const md_array *a, check_record *r) {
                 snprintf(text, sizeof(text), "%" PRIu64, at);
                 e = md_tunable_write(&c->root, a->name, MD_T_SYNC_MIN, text, &back);
                 if (e < 0) {
-                        log_warning("%s: could not set sync_min to %s to resume the %s there: %s; not resumed",
-                                    a->name, text, word, strerror(-e));
+                        log_warning("%s: could not set sync_min to %s to resume the %s there: %s; not resumed", a->name,
+                                    text, word, strerror(-e));
                         return false;
                 }
                 r->position = at;
@@ -263,8 +263,8 @@ static void note_check(context *c, const md_array *a, array_object *o, check_rec
                 }
                 n.why = CHECK_WHY_NONE;
                 n.paused_usec = 0;
-                log_notice("%s: the %s runs again from sector %" PRIu64, a->name,
-                           md_sync_action_to_string(n.action), n.position);
+                log_notice("%s: the %s runs again from sector %" PRIu64, a->name, md_sync_action_to_string(n.action),
+                           n.position);
         } else {
                 if (r->why == CHECK_WHY_NONE) {
                         /* md stopped it: at its checkpoint, kept in sync_min. */

@@ -12,8 +12,18 @@
 
 #include "checkwindow.h"
 
-enum { SUN, MON, TUE, WED, THU, FRI, SAT };
-#define HM(h, m) ((h) * 60 + (m))
+/* Weekdays as struct tm counts them, and a time of day in minutes. */
+#define SUN 0u
+#define MON 1u
+#define TUE 2u
+#define WED 3u
+#define THU 4u
+#define FRI 5u
+#define SAT 6u
+
+static int HM(int h, int m) {
+        return h * 60 + m;
+}
 
 static void assert_words(const char *in, const char *canonical) {
         check_windows s;
@@ -29,9 +39,20 @@ static void assert_words(const char *in, const char *canonical) {
 }
 
 static void test_words(void **state) {
-        static const char *const bad[] = { "",          "never",       "01:00",       "1:00-6:00",   "01:00-06:00 Mon",
-                                           "Mon",       "01:60-02:00", "25:00-01:00", "24:00-01:00", "01:00-01:00",
-                                           "Mo 01:00-02:00", "Mon-Xyz 01:00-02:00", "01:00-06:00;", "any 01:00-02:00" };
+        static const char *const bad[] = { "",
+                                           "never",
+                                           "01:00",
+                                           "1:00-6:00",
+                                           "01:00-06:00 Mon",
+                                           "Mon",
+                                           "01:60-02:00",
+                                           "25:00-01:00",
+                                           "24:00-01:00",
+                                           "01:00-01:00",
+                                           "Mo 01:00-02:00",
+                                           "Mon-Xyz 01:00-02:00",
+                                           "01:00-06:00;",
+                                           "any 01:00-02:00" };
         check_windows s = { .n = 3 };
         char many[512] = "";
 

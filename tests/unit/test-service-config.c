@@ -214,12 +214,9 @@ static void test_meminfo(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_defaults_and_keys),
-                cmocka_unit_test(test_refused),
-                cmocka_unit_test(test_wakeup_and_event_keys),
-                cmocka_unit_test(test_policies),
-                cmocka_unit_test(test_check_window),
-                cmocka_unit_test(test_meminfo),
+                cmocka_unit_test(test_defaults_and_keys),     cmocka_unit_test(test_refused),
+                cmocka_unit_test(test_wakeup_and_event_keys), cmocka_unit_test(test_policies),
+                cmocka_unit_test(test_check_window),          cmocka_unit_test(test_meminfo),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
