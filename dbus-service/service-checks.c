@@ -123,7 +123,7 @@ static uint64_t mismatches_before(const md_array *a, const array_object *o, uint
 
 /*
  * What the check has found up to where it resumes: this run's, and the
- * earlier runs' of  when this one went on from where they stopped (,
+ * earlier runs' of @r when this one went on from where they stopped (@done,
  * its position before the pause, is past theirs; a check md started afresh
  * after the array was stopped is not).
  */
@@ -159,10 +159,13 @@ static bool pause_check(context *c, const md_array *a, array_object *o, check_re
         r.total = a->progress.kind == MD_PROGRESS_RUNNING ? a->progress.total : 0;
         e = write_action(c, a, "idle");
         if (e < 0) {
-                log_warning("%s: could not pause the %s: %s", a->name, md_sync_action_to_string(a->sync_action),
-                            strerror(-e));
+                if (!o->check_write_failed)
+                        log_warning("%s: could not pause the %s: %s", a->name, md_sync_action_to_string(a->sync_action),
+                                    strerror(-e));
+                o->check_write_failed = true;
                 return false;
         }
+        o->check_write_failed = false;
         /* Where md will start again: sync_min holds its checkpoint once it stopped. */
         e = md_read_array(&c->root, a->name, &now);
         if (e < 0 || now.tunables[MD_T_SYNC_MIN].kind != MD_V_NUMBER) {
@@ -211,10 +214,11 @@ static bool pause_check(context *c, const md_array *a, array_object *o, check_re
 }
 
 /* Starts @r's check again from its position. True when md was written. */
-static bool resume_check(context *c, const md_array *a, check_record *r) {
+static bool resume_check(context *c, const md_array *a, array_object *o, check_record *r) {
         const md_tval *min = &a->tunables[MD_T_SYNC_MIN];
         const char *word = md_sync_action_to_string(r->action);
         check_record was = *r;
+        bool wrote_min = false;
         int e;
 
         /* md kept it unless the array was stopped since: then it is written, on a chunk as md wants it. */
@@ -228,11 +232,14 @@ static bool resume_check(context *c, const md_array *a, check_record *r) {
                 snprintf(text, sizeof(text), "%" PRIu64, at);
                 e = md_tunable_write(&c->root, a->name, MD_T_SYNC_MIN, text, &back);
                 if (e < 0) {
-                        log_warning("%s: could not set sync_min to %s to resume the %s there: %s; not resumed", a->name,
-                                    text, word, strerror(-e));
+                        if (!o->check_write_failed)
+                                log_warning("%s: could not set sync_min to %s to resume the %s there: %s; not resumed",
+                                            a->name, text, word, strerror(-e));
+                        o->check_write_failed = true;
                         return false;
                 }
                 r->position = at;
+                wrote_min = true;
         }
         r->why = CHECK_WHY_NONE;
         r->paused_usec = 0;
@@ -241,12 +248,23 @@ static bool resume_check(context *c, const md_array *a, check_record *r) {
                             CHECKS_FILE);
         e = write_action(c, a, word);
         if (e < 0) {
-                /* md started something else meanwhile (EBUSY): the record waits for the next poll. */
+                /* md started something else meanwhile (EBUSY): sync_min as it was, the record waits. */
+                if (wrote_min && min->kind == MD_V_NUMBER) {
+                        char text[32];
+                        md_tval back;
+
+                        snprintf(text, sizeof(text), "%" PRIu64, min->value);
+                        if (md_tunable_write(&c->root, a->name, MD_T_SYNC_MIN, text, &back) < 0)
+                                log_warning("%s: could not put sync_min back to %s", a->name, text);
+                }
                 *r = was;
                 (void)save(c);
-                log_warning("%s: could not resume the %s: %s", a->name, word, strerror(-e));
+                if (!o->check_write_failed)
+                        log_warning("%s: could not resume the %s: %s", a->name, word, strerror(-e));
+                o->check_write_failed = true;
                 return true;
         }
+        o->check_write_failed = false;
         log_notice("%s: resumed the %s at sector %" PRIu64 " of %" PRIu64, a->name, word, r->position, r->total);
         return true;
 }
@@ -409,7 +427,7 @@ bool service_apply_checks(context *c) {
                         wrote = pause_check(c, a, o, r, why) || wrote;
                         break;
                 case CHECK_STEP_RESUME:
-                        wrote = resume_check(c, a, r) || wrote;
+                        wrote = resume_check(c, a, o, r) || wrote;
                         break;
                 case CHECK_STEP_NOTE:
                         note_check(c, a, o, r, why);
