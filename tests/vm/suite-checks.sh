@@ -50,7 +50,7 @@ MDB_ROOT=/
 trap 'rc=$?; md_stop_all; (exit $rc); mdb_cleanup' EXIT
 
 vm_log "kernel $(uname -r)"
-d0=$(vm_disk 0) d1=$(vm_disk 1) d2=$(vm_disk 2) d3=$(vm_disk 3) d4=$(vm_disk 4)
+d0=$(vm_disk 0) d1=$(vm_disk 1) d2=$(vm_disk 2) d3=$(vm_disk 3)
 mdadm --create /dev/md0 --run --quiet --level=raid5 --raid-devices=3 --chunk=64 \
 	--metadata=1.2 --bitmap=none --assume-clean "$d0" "$d1" "$d2" || { echo "mdadm --create md0 failed"; exit 1; }
 garbage "$d1" 12
