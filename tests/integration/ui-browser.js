@@ -375,6 +375,39 @@ async function testSettings(page) {
           `Take away puts read_ahead_kb back to ${before} (${readTunable(env.MDB_ROOT, "read_ahead_kb")})`);
 }
 
+// A check the service paused (here: on the degraded md0) takes the place of
+// the operation on the card: where it stands, why, the mismatches so far;
+// once the array is whole it runs again.
+async function testPausedCheck(page) {
+    const card = page.locator("[data-array=md0]");
+    const md = path.join(env.MDB_ROOT, "sys/block/md0/md");
+    const files = ["sync_action", "sync_completed", "sync_speed", "last_sync_action", "mismatch_cnt", "sync_min", "degraded"];
+    const saved = files.map(f => [f, fs.readFileSync(path.join(md, f))]);
+    fs.writeFileSync(path.join(md, "sync_action"), "idle\n");
+    fs.writeFileSync(path.join(md, "sync_completed"), "none\n");
+    await expectShown(card.locator(".mdb-operation-end"), "the recovery ends");
+    fs.writeFileSync(path.join(md, "last_sync_action"), "check\n");
+    fs.writeFileSync(path.join(md, "mismatch_cnt"), "8\n");
+    fs.writeFileSync(path.join(md, "sync_completed"), "500000 / 2093056\n");
+    fs.writeFileSync(path.join(md, "sync_action"), "check\n");
+    const paused = card.locator(".mdb-check-paused");
+    await expectShown(paused, "a check on the degraded array is paused, and the card says so");
+    const text = (await paused.innerText()).replace(/\s+/g, " ");
+    check(/Check 23\.9 % · paused \(the array is degraded; it goes on once the array is whole\) · 8 mismatched sectors so far/.test(text),
+          `where it stands, why and what it found (${text})`);
+    check(await card.getByRole("progressbar").count() === 0, "no progress bar for a check that does not run");
+    await checkAccessibility(page, "the card with a paused check");
+    fs.writeFileSync(path.join(md, "degraded"), "0\n");
+    await expectShown(card.locator(".mdb-operation", { hasText: "Checking" }).getByRole("progressbar"), "whole again, the check runs");
+    check(readTunable(env.MDB_ROOT, "sync_min") === "500000", "from where it stopped");
+    fs.writeFileSync(path.join(md, "sync_action"), "idle\n");
+    fs.writeFileSync(path.join(md, "sync_completed"), "none\n");
+    await expectShown(card.locator(".mdb-operation-end"), "stopped by hand, it is not resumed");
+    for (const [f, data] of saved)
+        fs.writeFileSync(path.join(md, f), data);
+    await expectShown(card.getByRole("progressbar"), "the recovery shows again");
+}
+
 // The card's words for a recovery, and the kernel's raw fields behind an expander.
 async function testDetails(page) {
     const card = page.locator("[data-array=md0]");
@@ -697,6 +730,7 @@ async function main() {
         await testUserIo(admin);
         await testDetails(admin);
         await testSettings(admin);
+        await testPausedCheck(admin);
         await testIdleBoost(admin);
         await testBoostRestore(admin);
         await testRestoreConflict(admin);
