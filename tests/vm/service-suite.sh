@@ -14,3 +14,16 @@ MDB_SERVICE_BIN=${MDB_SERVICE_BIN:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." &
 
 vm_pass() { mdb_pass "$@"; }
 vm_fail() { mdb_fail "$@"; }
+
+# within SECONDS COMMAND...: COMMAND succeeds within SECONDS of now (the
+# emulated CPU makes every busctl slow: a count of tries is no measure).
+within() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.3
+	done
+}
+# What the service and md were doing, for a check that failed.
+explain() { vm_log "$(tr '\n' ' ' </proc/mdstat)"; tail -n 8 "$MDB_TMP/service.log" | while IFS= read -r l; do vm_log "$l"; done; }

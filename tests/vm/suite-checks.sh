@@ -19,15 +19,6 @@ set -u
 # shellcheck source=tests/vm/service-suite.sh
 . "$(dirname "$0")/service-suite.sh"
 
-within() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$end" ] && return 1
-		sleep 0.3
-	done
-}
-explain() { vm_log "$(tr '\n' ' ' </proc/mdstat)"; tail -n 8 "$MDB_TMP/service.log" | while IFS= read -r l; do vm_log "$l"; done; }
 action_is() { [ "$(md_attr "$1" sync_action)" = "$2" ]; }
 check_is() { mdb_array_prop "$1" Check | jq -e "map_values(.data) | $2" >/dev/null; }
 check_prop() { mdb_array_prop "$1" Check | jq -r "map_values(.data) | $2"; }

@@ -35,20 +35,8 @@ tunables_of() {
 	printf 'speed_limit_max=%s\n' "$(cat /proc/sys/dev/raid/speed_limit_max)"
 }
 
-# within SECONDS COMMAND...: COMMAND succeeds within SECONDS of now (the
-# emulated CPU makes every busctl slow: a count of tries is no measure).
-within() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$end" ] && return 1
-		sleep 0.3
-	done
-}
 # The array's object is on the bus (a get-property of its own, no pipe to hide the failure).
 has_array() { mdb_busctl root get-property "$MDB_BUS_NAME" "$MDB_OBJ/arrays/$1" "$MDB_ARRAY" Level >/dev/null 2>&1; }
-# What the service and md were doing, for a check that failed.
-explain() { vm_log "$(tr '\n' ' ' </proc/mdstat)"; tail -n 8 "$MDB_TMP/service.log" | while IFS= read -r l; do vm_log "$l"; done; }
 boosted() { [ "$(mdb_array_prop "$1" Boosted)" = true ]; }
 not_boosted() { [ "$(mdb_array_prop "$1" Boosted)" = false ]; }
 profile_is() { [ "$(mdb_array_prop "$1" Profile)" = "\"$2\"" ]; }
