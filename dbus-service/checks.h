@@ -82,8 +82,6 @@ int check_book_parse(const char *text, check_book *ret, unsigned *ret_line);
 /* What the service knows of one array this poll. */
 typedef struct check_view {
         md_sync_action action; /* sync_action */
-        bool running;          /* sync_completed shows a position */
-        uint64_t done, total;  /* sectors, when running */
         int64_t degraded;      /* md/degraded, -1 unknown */
         bool window_open;      /* the array's windows are open now ("any": always) */
         bool windowed;         /* it has windows ("any" has none) */

@@ -407,9 +407,6 @@ bool service_apply_checks(context *c) {
                 if (pause_busy)
                         sample_users(a, o, now);
                 v = (check_view){ .action = a->sync_action,
-                                  .running = a->progress.kind == MD_PROGRESS_RUNNING,
-                                  .done = a->progress.done,
-                                  .total = a->progress.total,
                                   .degraded = a->degraded.kind == MD_V_NUMBER ? (int64_t)a->degraded.value : -1,
                                   .windowed = w && w->n > 0,
                                   .window_open = !w || check_windows_open(w, wday, minute),

@@ -76,7 +76,6 @@ static void test_book(void **state) {
 static check_step decide(md_sync_action action, int64_t degraded, bool windowed, bool open, const check_record *r,
                          check_why *why) {
         check_view v = { .action = action,
-                         .running = action != MD_SYNC_IDLE,
                          .degraded = degraded,
                          .windowed = windowed,
                          .window_open = open,
