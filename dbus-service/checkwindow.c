@@ -155,7 +155,8 @@ void check_windows_format(const check_windows *s, char *buf, size_t size) {
         }
         for (unsigned i = 0; i < s->n && n < size; i++) {
                 const check_window *w = &s->w[i];
-                unsigned end = w->end == DAY_MINUTES ? DAY_MINUTES : w->end % DAY_MINUTES;
+                /* Midnight ends a window as 00:00, but a whole day's as 24:00 (00:00-00:00 is no window). */
+                unsigned end = w->start == 0 && w->end == DAY_MINUTES ? DAY_MINUTES : w->end % DAY_MINUTES;
                 char days[40];
 
                 days_format(w->days, days, sizeof(days));

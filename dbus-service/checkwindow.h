@@ -11,7 +11,8 @@
  * being weekdays ("Sat,Sun"), ranges ("Mon-Fri", "Fri-Mon") or both; a
  * window without days is every day's. A window whose end is before its
  * start runs past midnight and belongs to the day it starts on
- * ("Fri 22:00-06:00" ends on Saturday 06:00). "24:00" ends at midnight.
+ * ("Fri 22:00-06:00" ends on Saturday 06:00). "24:00" ends at midnight
+ * too, and reads back as "00:00" but in "00:00-24:00", the whole day.
  */
 
 #include <stdbool.h>

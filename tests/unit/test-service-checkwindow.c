@@ -66,7 +66,9 @@ static void test_words(void **state) {
         assert_words("Fri-Mon 23:00-05:00", "Mon,Fri-Sun 23:00-05:00");
         assert_words("Mon,Tue,Wed 01:00-02:00", "Mon-Wed 01:00-02:00");
         assert_words("Sun-Sat 03:00-04:00", "03:00-04:00");
-        assert_words("Wed 20:00-00:00", "Wed 20:00-24:00");
+        assert_words("Wed 20:00-00:00", "Wed 20:00-00:00");
+        assert_words("Wed 20:00-24:00", "Wed 20:00-00:00");
+        assert_words("23:00-00:00", "23:00-00:00");
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
                 assert_int_equal(check_windows_parse(bad[i], &s), -EINVAL);
                 assert_int_equal(s.n, 3); /* refused: unchanged */

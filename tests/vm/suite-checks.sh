@@ -31,6 +31,8 @@ closed_window() {
 	h=$((10#$(date +%H)))
 	printf '%02d:00-%02d:00' $(((h + 2) % 24)) $(((h + 3) % 24))
 }
+# Once: it stays closed for the whole run, even across the hour.
+closed=$(closed_window)
 # garbage DISK MIB: 1 MiB of random bytes MIB MiB into a member, past md's superblock: mismatches a check finds.
 garbage() { dd if=/dev/urandom of="$1" bs=1M seek="$2" count=1 oflag=direct conv=notrunc 2>/dev/null; }
 
@@ -65,7 +67,7 @@ total=$(md_attr md0 component_size)
 total=$((total * 2))
 echo check >/sys/block/md0/md/sync_action
 mdb_check "the check runs past 40 %" within 60 past md0 $((total * 2 / 5)) || explain
-mdb_call root SetPolicy sss md0 check_window "$(closed_window)"
+mdb_call root SetPolicy sss md0 check_window "$closed"
 mdb_expect_ok "SetPolicy: md0 checks only in a window that is closed now"
 mdb_check "the service pauses the check" within 10 action_is md0 idle || explain
 mdb_check "Check says paused by its window" within 5 check_is md0 '.state == "paused" and .why == "window"'
@@ -87,7 +89,7 @@ mdb_check "and Check is empty again" check_is md0 '. == {}'
 
 # ---- a repair outside its window ------------------------------------------------------------
 
-mdb_call root SetPolicy sss md0 check_window "$(closed_window)"
+mdb_call root SetPolicy sss md0 check_window "$closed"
 echo repair >/sys/block/md0/md/sync_action
 case $(uname -r) in
 6.1.* | 6.1[0-2].*)
