@@ -805,25 +805,22 @@ int service_set_policy(context *c, const char *spec, const char *class_word, con
                          class_word);
                 return -EINVAL;
         }
-        if (!drop && k == POLICY_CHECK_WINDOW && policy_rule_parse(k, rule_word, &rule) < 0) {
-                snprintf(res->message, sizeof(res->message),
-                         "'%.64s' is no check window: give any, windows such as 'Mon-Fri 01:00-06:00, Sat,Sun "
-                         "00:00-08:00' (at most %u), or default (an array's own rule only).",
-                         rule_word, CHECK_WINDOWS_MAX);
-                return -EINVAL;
-        }
-        if (!drop && k == POLICY_CHECK_BUSY && policy_rule_parse(k, rule_word, &rule) < 0) {
-                snprintf(res->message, sizeof(res->message),
-                         "'%.32s' is no check_busy rule: give run, pause, or default (an array's own rule only).",
-                         rule_word);
-                return -EINVAL;
-        }
         if (!drop && policy_rule_parse(k, rule_word, &rule) < 0) {
-                snprintf(res->message, sizeof(res->message),
-                         "'%.32s' is no policy: give none, fast, fast:N (N from 1 to 100), fast:Nms (N from 1 to "
-                         "60000), max, or default (an "
-                         "array's own rule only).",
-                         rule_word);
+                if (k == POLICY_CHECK_WINDOW)
+                        snprintf(res->message, sizeof(res->message),
+                                 "'%.64s' is no check window: give any, windows such as 'Mon-Fri 01:00-06:00, Sat,Sun "
+                                 "00:00-08:00' (at most %u), or default (an array's own rule only).",
+                                 rule_word, CHECK_WINDOWS_MAX);
+                else if (k == POLICY_CHECK_BUSY)
+                        snprintf(res->message, sizeof(res->message),
+                                 "'%.32s' is no check_busy rule: give run, pause, or default (an array's own rule "
+                                 "only).",
+                                 rule_word);
+                else
+                        snprintf(res->message, sizeof(res->message),
+                                 "'%.32s' is no policy: give none, fast, fast:N (N from 1 to 100), fast:Nms (N from 1 "
+                                 "to 60000), max, or default (an array's own rule only).",
+                                 rule_word);
                 return -EINVAL;
         }
         if (*spec) {
