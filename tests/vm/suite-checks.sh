@@ -24,6 +24,8 @@ check_is() { mdb_array_prop "$1" Check | jq -e "map_values(.data) | $2" >/dev/nu
 check_prop() { mdb_array_prop "$1" Check | jq -r "map_values(.data) | $2"; }
 done_sectors() { md_attr "$1" sync_completed | awk '{ print $1 }'; }
 past() { local d; d=$(done_sectors "$1"); [ "$d" != none ] && [ "$d" -ge "$2" ]; }
+# from_at_least FIRST POS: md's first position after a resume is a number, POS or past it.
+from_at_least() { [ "$1" != none ] && [ "$1" -ge "$2" ]; }
 logged() { grep -q -- "$1" "$MDB_TMP/service.log"; }
 # A window that is closed now: it opens in two hours, in the VM's local time as the service reads it.
 closed_window() {
@@ -81,7 +83,7 @@ mdb_expect_ok "SetPolicy: md0 checks at any time"
 mdb_check "the check is resumed" within 10 action_is md0 check || explain
 first=$(done_sectors md0)
 vm_log "resumed: sync_completed first read $first"
-mdb_check "md goes on from where it stopped, not from 0" [ "$first" != none ] && [ "$first" -ge "$pos" ]
+mdb_check "md goes on from where it stopped, not from 0" from_at_least "$first" "$pos"
 mdb_check "the check runs to its end" vm_wait_for 120 action_is md0 idle
 mdb_check "the log counts as many mismatches as the unpaused check ($whole)" \
 	within 10 logged "md0: the check ended: $whole mismatched sectors in all"
@@ -130,7 +132,7 @@ mdb_check "the recovery onto the added disk runs" within 10 action_is md1 recove
 mdb_check "while it runs the check waits for it" within 5 check_is md1 '.why == "rebuild"'
 mdb_check "the recovery ends and the check resumes" within 120 action_is md1 check || explain
 first=$(done_sectors md1)
-mdb_check "from where it stopped ($pos), not from 0 (first read $first)" [ "$first" != none ] && [ "$first" -ge "$pos" ]
+mdb_check "from where it stopped ($pos), not from 0 (first read $first)" from_at_least "$first" "$pos"
 mdb_check "and runs to its end" vm_wait_for 120 action_is md1 idle
 
 mdb_finish
