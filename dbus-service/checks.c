@@ -143,6 +143,10 @@ int check_book_parse(const char *text, check_book *ret, unsigned *ret_line) {
         return 0;
 }
 
+uint64_t check_earlier_mismatches(const check_record *r, uint64_t done) {
+        return r && done >= r->position ? r->mismatches : 0;
+}
+
 check_step check_decide(const check_view *v, check_why *ret_why) {
         const check_record *r = v->have_record ? v->record : NULL;
         check_why why = CHECK_WHY_NONE;

@@ -103,5 +103,12 @@ typedef enum check_step {
         CHECK_STEP_KEEP,   /* md stopped a check when a member failed: recorded, to resume once whole */
 } check_step;
 
+/*
+ * The mismatches @r's earlier runs found, when the run now at @done went
+ * on from where they stopped; 0 without a record or for a check md started
+ * afresh (after the array was stopped, it starts before @r's position).
+ */
+uint64_t check_earlier_mismatches(const check_record *r, uint64_t done);
+
 /* What to do for @v, and (PAUSE, NOTE) why. */
 check_step check_decide(const check_view *v, check_why *ret_why);

@@ -529,8 +529,7 @@ static bool get_check(const context *c, const md_array *a, DBusMessageIter *it) 
                         pos = r->position, total = r->total;
                 } else if (a->progress.kind == MD_PROGRESS_RUNNING) {
                         pos = a->progress.done, total = a->progress.total;
-                        if (r && pos < r->position)
-                                mismatches = 0; /* a check md started afresh */
+                        mismatches = check_earlier_mismatches(r, pos);
                 }
                 if (!paused && a->mismatch_cnt.kind == MD_V_NUMBER)
                         mismatches += a->mismatch_cnt.value;

@@ -97,7 +97,22 @@ uint64_t service_check_resumes_usec(const context *c, const md_array *a) {
         if (m <= 0)
                 return 0;
         /* At the start of that minute. */
-        return ((uint64_t)time(NULL) / 60 + (uint64_t)m) * 60 * 1000000u;
+        return (loop_realtime_usec() / 60000000u + (uint64_t)m) * 60000000u;
+}
+
+/* Forgets the record of @uuid, on file too. */
+static void drop_record(context *c, const char *uuid) {
+        check_book_remove(&c->checks, uuid);
+        if (save(c) < 0)
+                log_warning("could not save %s/%s", c->state_dir, CHECKS_FILE);
+}
+
+static int write_sync_min(context *c, const md_array *a, uint64_t sector) {
+        char text[32];
+        md_tval back;
+
+        snprintf(text, sizeof(text), "%" PRIu64, sector);
+        return md_tunable_write(&c->root, a->name, MD_T_SYNC_MIN, text, &back);
 }
 
 static int write_action(context *c, const md_array *a, const char *word) {
@@ -129,7 +144,7 @@ static uint64_t mismatches_before(const md_array *a, const array_object *o, uint
  */
 static uint64_t carried(const check_record *r, uint64_t done, const md_array *a, const array_object *o,
                         uint64_t resume_at) {
-        return (r && done >= r->position ? r->mismatches : 0) + mismatches_before(a, o, resume_at);
+        return check_earlier_mismatches(r, done) + mismatches_before(a, o, resume_at);
 }
 
 static void log_paused(const md_array *a, const check_record *r, const char *how) {
@@ -150,7 +165,7 @@ static void log_paused(const md_array *a, const check_record *r, const char *how
 
 /* Interrupts the running check of @a and records where it resumes. True when md was written. */
 static bool pause_check(context *c, const md_array *a, array_object *o, check_record *old, check_why why) {
-        check_record r = { .action = a->sync_action, .why = why, .paused_usec = (uint64_t)time(NULL) * 1000000u };
+        check_record r = { .action = a->sync_action, .why = why, .paused_usec = loop_realtime_usec() };
         md_array now = {};
         uint64_t at;
         int e;
@@ -181,10 +196,8 @@ static bool pause_check(context *c, const md_array *a, array_object *o, check_re
                             "cannot pause a repair, so repairs run whatever their windows until mdboostd restarts",
                             a->name, at);
                 md_array_free(&now);
-                if (old) {
-                        check_book_remove(&c->checks, a->uuid);
-                        (void)save(c);
-                }
+                if (old)
+                        drop_record(c, a->uuid);
                 return true;
         }
         /*
@@ -196,10 +209,8 @@ static bool pause_check(context *c, const md_array *a, array_object *o, check_re
                 log_notice("%s: the %s ended before it could be paused", a->name,
                            md_sync_action_to_string(a->sync_action));
                 md_array_free(&now);
-                if (old) {
-                        check_book_remove(&c->checks, a->uuid);
-                        (void)save(c);
-                }
+                if (old)
+                        drop_record(c, a->uuid);
                 return true;
         }
         r.position = at;
@@ -224,17 +235,15 @@ static bool resume_check(context *c, const md_array *a, array_object *o, check_r
         /* md kept it unless the array was stopped since: then it is written, on a chunk as md wants it. */
         if (min->kind != MD_V_NUMBER || min->value != r->position) {
                 uint64_t chunk = a->chunk_size.kind == MD_V_NUMBER ? a->chunk_size.value / 512 : 0, at = r->position;
-                char text[32];
-                md_tval back;
 
                 if (chunk)
                         at -= at % chunk;
-                snprintf(text, sizeof(text), "%" PRIu64, at);
-                e = md_tunable_write(&c->root, a->name, MD_T_SYNC_MIN, text, &back);
+                e = write_sync_min(c, a, at);
                 if (e < 0) {
                         if (!o->check_write_failed)
-                                log_warning("%s: could not set sync_min to %s to resume the %s there: %s; not resumed",
-                                            a->name, text, word, strerror(-e));
+                                log_warning("%s: could not set sync_min to %" PRIu64
+                                            " to resume the %s there: %s; not resumed",
+                                            a->name, at, word, strerror(-e));
                         o->check_write_failed = true;
                         return false;
                 }
@@ -249,14 +258,8 @@ static bool resume_check(context *c, const md_array *a, array_object *o, check_r
         e = write_action(c, a, word);
         if (e < 0) {
                 /* md started something else meanwhile (EBUSY): sync_min as it was, the record waits. */
-                if (wrote_min && min->kind == MD_V_NUMBER) {
-                        char text[32];
-                        md_tval back;
-
-                        snprintf(text, sizeof(text), "%" PRIu64, min->value);
-                        if (md_tunable_write(&c->root, a->name, MD_T_SYNC_MIN, text, &back) < 0)
-                                log_warning("%s: could not put sync_min back to %s", a->name, text);
-                }
+                if (wrote_min && min->kind == MD_V_NUMBER && write_sync_min(c, a, min->value) < 0)
+                        log_warning("%s: could not put sync_min back to %" PRIu64, a->name, min->value);
                 *r = was;
                 (void)save(c);
                 if (!o->check_write_failed)
@@ -291,7 +294,7 @@ static void note_check(context *c, const md_array *a, array_object *o, check_rec
 
                         n.mismatches = carried(r, o->check_mark_pos, a, o, at);
                         n.position = at;
-                        n.paused_usec = (uint64_t)time(NULL) * 1000000u;
+                        n.paused_usec = loop_realtime_usec();
                 }
                 n.why = why;
                 log_paused(a, &n, "waits with the");
@@ -308,7 +311,7 @@ static void keep_check(context *c, const md_array *a, array_object *o) {
         check_record r = { .action = o->op_action,
                            .why = CHECK_WHY_DEGRADED,
                            .total = o->op_total,
-                           .paused_usec = (uint64_t)time(NULL) * 1000000u };
+                           .paused_usec = loop_realtime_usec() };
 
         snprintf(r.uuid, sizeof(r.uuid), "%s", a->uuid);
         /*
@@ -331,9 +334,7 @@ static void forget_check(context *c, const md_array *a, const check_record *r) {
                            r->mismatches + a->mismatch_cnt.value);
         else if (a->sync_action == MD_SYNC_IDLE)
                 log_notice("%s: the %s was stopped by someone else; it is not resumed", a->name, word);
-        check_book_remove(&c->checks, a->uuid);
-        if (save(c) < 0)
-                log_warning("could not save %s/%s", c->state_dir, CHECKS_FILE);
+        drop_record(c, a->uuid);
 }
 
 /*

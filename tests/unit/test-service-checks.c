@@ -67,6 +67,11 @@ static void test_book(void **state) {
         assert_int_equal(check_book_parse("# comment\n\n" UUID1 " check degraded 0 8 0 0\nbad\n", &back, &line),
                          -EINVAL);
         assert_int_equal(line, 4);
+        /* Earlier runs' mismatches count for a run that went on from their position, not for one started afresh. */
+        assert_int_equal(check_earlier_mismatches(&r, 2048), 7);
+        assert_int_equal(check_earlier_mismatches(&r, 9000), 7);
+        assert_int_equal(check_earlier_mismatches(&r, 2047), 0);
+        assert_int_equal(check_earlier_mismatches(NULL, 9000), 0);
         check_book_remove(&b, UUID1);
         assert_int_equal(b.n, 1);
         assert_null(check_book_find(&b, UUID1));
