@@ -499,6 +499,46 @@ static bool get_prediction(const context *c, const md_array *a, DBusMessageIter 
         return dbus_message_iter_close_container(it, &dict) && ok;
 }
 
+/* One stretch of the users (report.h) into @dict as PREFIXkibs and PREFIXbusy_percent. */
+static bool add_users(DBusMessageIter *dict, const char *prefix, const tally_users *u) {
+        char kibs[32], busy[32];
+        dbus_uint64_t rate = report_users_busy_kibs(u);
+        dbus_uint32_t percent = (report_users_busy_permille(u) + 5) / 10;
+
+        snprintf(kibs, sizeof(kibs), "%skibs", prefix);
+        snprintf(busy, sizeof(busy), "%sbusy_percent", prefix);
+        return props_dict_add(dict, kibs, DBUS_TYPE_UINT64, "t", &rate) &&
+               props_dict_add(dict, busy, DBUS_TYPE_UINT32, "u", &percent);
+}
+
+/*
+ * What the array's users get while its operation runs, from the md
+ * device's counters (md counts its users there, never the rebuild): under
+ * the boost in place (without one: since the operation began or the last
+ * boost ended), and before it. Empty when no operation runs or the md
+ * device's counters cannot be read. "kibs" (while busy; 0 until they were
+ * busy for 10 s), "busy_percent", "sampled_s"; with a boost "before_kibs"
+ * and "before_busy_percent" (0 when not known).
+ */
+static bool get_users(const context *c, const md_array *a, DBusMessageIter *it) {
+        const array_object *o = context_object(c, a->name);
+        DBusMessageIter dict;
+        bool ok = true;
+
+        if (!dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{sv}", &dict))
+                return false;
+        if (o && o->op_running && o->tally.have_io) {
+                const op_tally *t = &o->tally;
+                const tally_users *now = t->boosted ? &t->users_boosted : &t->users_unboosted;
+                dbus_uint64_t sampled = now->sampled_usec / 1000000u;
+
+                ok = add_users(&dict, "", now) &&
+                     props_dict_add(&dict, "sampled_s", DBUS_TYPE_UINT64, "t", &sampled) &&
+                     (!t->boosted || add_users(&dict, "before_", &t->users_before));
+        }
+        return dbus_message_iter_close_container(it, &dict) && ok;
+}
+
 /*
  * The check or repair of @a, running or paused (checks.h), as a{sv}: empty
  * when there is none. "state" -> "running" or "paused"; "action"; "why"
@@ -593,6 +633,7 @@ static const prop_def array_props[] = {
         { "BitmapType", "s", get_bitmap_type, PROP_POLLED },
         { "UserIo", "s", get_user_io, PROP_POLLED },
         { "Check", "a{sv}", get_check, PROP_POLLED },
+        { "Users", "a{sv}", get_users, PROP_POLLED },
 };
 
 /* ---- the Manager ---- */

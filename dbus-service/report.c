@@ -121,6 +121,13 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
                 t->before_boost_kibs = t->unboosted_kibs;
                 t->unboosted_kibs = 0; /* taken: a boost made while this one lasts starts from nothing known */
         }
+        /* The users under the boost, against the stretch without one just before it. */
+        if (boost && !t->boosted) {
+                t->users_before = t->users_unboosted;
+                t->users_unboosted = t->users_boosted = (tally_users){ 0 };
+        } else if (!boost)
+                t->users_before = t->users_boosted = (tally_users){ 0 };
+        t->boosted = boost != NULL;
         if (boost) {
                 t->boosted_usec += dt;
                 snprintf(t->boost, sizeof(t->boost), "%s", boost->profile ?: "");
@@ -138,6 +145,7 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
         /* The counter starts again from 0 when the array is stopped and assembled. */
         if (t->have_io && a->io_sectors.value >= t->last_io && dt > 0) {
                 uint64_t kib = (a->io_sectors.value - t->last_io) / 2, requests = 0;
+                tally_users *u = boost ? &t->users_boosted : &t->users_unboosted;
                 bool busy;
 
                 if (a->io_requests.kind == MD_V_NUMBER && a->io_requests.value >= t->last_requests)
@@ -145,13 +153,28 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
                 busy = governor_users_busy(kib, requests, dt);
                 t->users_kib += kib;
                 t->sampled_usec += dt;
-                if (busy)
+                u->sampled_usec += dt;
+                if (busy) {
                         t->users_busy_usec += dt;
+                        u->busy_kib += kib;
+                        u->busy_usec += dt;
+                }
                 note_rates(t, a, now_usec, dt, boost, busy);
         }
         t->last_io = a->io_sectors.value;
         t->last_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
         t->have_io = true;
+}
+
+/* Busy for less than this, the users' rate is a few requests' worth: not said. */
+#define USERS_KNOWN_USEC (10ull * 1000000ull)
+
+uint64_t report_users_busy_kibs(const tally_users *u) {
+        return u->busy_usec >= USERS_KNOWN_USEC ? u->busy_kib * 1000000u / u->busy_usec : 0;
+}
+
+unsigned report_users_busy_permille(const tally_users *u) {
+        return u->sampled_usec ? (unsigned)(u->busy_usec * 1000u / u->sampled_usec) : 0;
 }
 
 uint64_t report_duration_s(const op_report *r) {

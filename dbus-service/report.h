@@ -21,6 +21,13 @@
 
 #define REPORT_KEEP 5
 
+/* The users over a stretch of an operation, from the md device's counters. */
+typedef struct tally_users {
+        uint64_t busy_kib;  /* what they read and wrote in the samples they were busy in */
+        uint64_t busy_usec; /* the time of those samples */
+        uint64_t sampled_usec;
+} tally_users;
+
 typedef struct op_tally {
         uint64_t last_usec; /* CLOCK_MONOTONIC time of the last sample, 0 before one */
         uint64_t last_io;   /* the md device's io_sectors then */
@@ -48,6 +55,11 @@ typedef struct op_tally {
         char steered_target[16];      /* the users' target it steered to: "50%" (a share) or "50ms" (a bound) */
         uint64_t unboosted_kibs;      /* md's sync_speed at the last sample without a boost, 0 unknown */
         uint64_t before_boost_kibs;   /* ... at the one before the boost in place now came, 0 unknown or none */
+        /* What the boost costs the users: */
+        bool boosted;               /* the last sample had a boost */
+        tally_users users_unboosted; /* since the operation began or the last boost ended */
+        tally_users users_before;    /* ... up to the boost in place now; zeros without one */
+        tally_users users_boosted;   /* under the boost in place now; zeros without one */
 } op_tally;
 
 typedef struct op_report {
@@ -93,6 +105,11 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
 
 /* The rate the governor kept for busy users so far, KiB/s; 0 unknown. */
 uint64_t report_tally_steered_kibs(const op_tally *t);
+
+/* The users' throughput while they were busy, KiB/s; 0 when they were busy for less than 10 s. */
+uint64_t report_users_busy_kibs(const tally_users *u);
+/* How much of the time sampled they were busy, permille; 0 when nothing was sampled. */
+unsigned report_users_busy_permille(const tally_users *u);
 
 /* Derived values: 0 when unknown. */
 uint64_t report_duration_s(const op_report *r);

@@ -189,6 +189,56 @@ static void test_tally_before_boost(void **state) {
         assert_int_equal(t.before_boost_kibs, 5000);
 }
 
+/* What the boost costs the users: their rate while busy under it, against the stretch without one before it. */
+static void test_tally_users_under_boost(void **state) {
+        tally_boost fast = { .profile = "fast" };
+        md_array a = array();
+        uint64_t now = 0;
+        op_tally t;
+
+        (void)state;
+        report_tally_start(&t, &a, S(0));
+        /* 20 s of users at 40 MiB/s, then 10 s quiet, without a boost. */
+        for (int i = 0; i < 30; i++) {
+                advance(&a, 1, i < 20 ? 40960 : 0, 2000);
+                report_tally_sample(&t, &a, S(++now), NULL, false);
+        }
+        assert_int_equal(report_users_busy_kibs(&t.users_unboosted), 40960);
+        assert_int_equal(report_users_busy_permille(&t.users_unboosted), 666);
+        assert_int_equal(report_users_busy_kibs(&t.users_before), 0);
+        /* Boosted: 5 s busy is not enough to say; 30 s at 10 MiB/s is. */
+        for (int i = 0; i < 5; i++) {
+                advance(&a, 1, 10240, 30000);
+                report_tally_sample(&t, &a, S(++now), &fast, false);
+        }
+        assert_int_equal(report_users_busy_kibs(&t.users_boosted), 0);
+        assert_int_equal(report_users_busy_kibs(&t.users_before), 40960);
+        for (int i = 0; i < 25; i++) {
+                advance(&a, 1, 10240, 30000);
+                report_tally_sample(&t, &a, S(++now), &fast, false);
+        }
+        assert_int_equal(report_users_busy_kibs(&t.users_boosted), 10240);
+        assert_int_equal(report_users_busy_permille(&t.users_boosted), 1000);
+        assert_int_equal(report_users_busy_kibs(&t.users_before), 40960);
+        assert_int_equal(report_users_busy_permille(&t.users_before), 666);
+        /* Restored: nothing before or under a boost; the stretch without one starts again. */
+        advance(&a, 1, 20480, 2000);
+        report_tally_sample(&t, &a, S(++now), NULL, false);
+        assert_int_equal(t.users_before.sampled_usec, 0);
+        assert_int_equal(t.users_boosted.sampled_usec, 0);
+        assert_int_equal(t.users_unboosted.sampled_usec, S(1));
+        /* The next boost compares against that stretch only. */
+        for (int i = 0; i < 10; i++) {
+                advance(&a, 1, 20480, 2000);
+                report_tally_sample(&t, &a, S(++now), NULL, false);
+        }
+        report_tally_sample(&t, &a, S(++now), &fast, false);
+        assert_int_equal(report_users_busy_kibs(&t.users_before), 20480);
+        assert_int_equal(t.users_before.sampled_usec, S(11));
+        /* The whole operation's figures are not split. */
+        assert_int_equal(t.users_busy_usec, S(20 + 30 + 11));
+}
+
 static void test_predict(void **state) {
         prediction p;
 
@@ -294,7 +344,8 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_tally_whole_rate),    cmocka_unit_test(test_tally_unbounded_rate),
                 cmocka_unit_test(test_tally_steered_rate),  cmocka_unit_test(test_tally_steered_target),
-                cmocka_unit_test(test_tally_before_boost),  cmocka_unit_test(test_predict),
+                cmocka_unit_test(test_tally_before_boost),  cmocka_unit_test(test_tally_users_under_boost),
+                cmocka_unit_test(test_predict),
                 cmocka_unit_test(test_inputs_from_reports),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
