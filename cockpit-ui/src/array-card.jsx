@@ -15,7 +15,7 @@ import { Reports } from "./reports.jsx";
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 import {
     actionLabel, compareTunables, finishText, formatBytes, formatDuration, formatSpeed, formatTimestampMicro, governorText,
-    checkText, operationName, policyText, settingsText, speedupText, tunableLabel,
+    checkText, operationName, policyText, settingsText, speedupText, tunableLabel, usersCost,
 } from "./format.js";
 
 const ROLES = {
@@ -112,6 +112,8 @@ const Operation = ({ array }) => {
     if (!action || action === "idle")
         return <OperationEnd array={array} />;
     const known = array.Progress >= 0;
+    // What the boost costs the users: said while a boost is in place.
+    const cost = array.Boosted ? usersCost(Object.fromEntries(Object.entries(array.Users || {}).map(([k, v]) => [k, v.v]))) : null;
     return (
         <div className="mdb-operation">
             <Progress value={known ? array.Progress : 0} title={actionLabel(action)}
@@ -128,6 +130,11 @@ const Operation = ({ array }) => {
                     {_("Time left:")} <strong className="mdb-time-left">{formatDuration(array.TimeLeft)}</strong>
                     {finishText(array.TimeLeft) && <span className="mdb-finish"> ({finishText(array.TimeLeft)})</span>}
                 </FlexItem>
+                {cost &&
+                    <FlexItem className="mdb-users">
+                        {_("Users:")} <strong className="mdb-users-rate">{cost.value}</strong>
+                        {cost.note && <span className="mdb-users-note"> ({cost.note})</span>}
+                    </FlexItem>}
             </Flex>
         </div>
     );

@@ -236,6 +236,28 @@ export function speedupText(speed, before) {
                           formatSpeed(before));
 }
 
+// What the boost costs the array's users (the Users property, flattened),
+// beside the rebuild's speed: { value, note } or null while not enough is
+// known (a boost younger than 10 s). Their rate counts only the time they
+// were busy, so a user who comes and goes is not taken for a slow one.
+export function usersCost(users) {
+    if (!users || !(users.sampled_s >= 10))
+        return null;
+    if (!(users.busy_percent > 0))
+        return { value: _("quiet"), note: _("no one used the array since the boost") };
+    if (!(users.kibs > 0))
+        return { value: _("busy briefly"), note: _("too briefly since the boost to measure") };
+    const notes = [];
+    if (users.before_kibs > 0)
+        notes.push(cockpit.format(_("$0 % of the $1 before the boost"),
+                                  Math.round(users.kibs * 100 / users.before_kibs), formatSpeed(users.before_kibs)));
+    else
+        notes.push(_("not measured before the boost"));
+    if (users.busy_percent < 90)
+        notes.push(cockpit.format(_("busy $0 % of the time"), users.busy_percent));
+    return { value: cockpit.format(_("$0 while busy"), formatSpeed(users.kibs)), note: notes.join(" · ") };
+}
+
 // The expected end of the running operation as a clock time, beside the
 // time left: "ends about 14:35"; "" when the time left is unknown.
 export function finishText(seconds, now = Date.now()) {

@@ -191,6 +191,18 @@ test("speedupText and finishText say what the boost did and when the operation e
     assert.equal(fmt.finishText(0, now), "");
 });
 
+test("usersCost says what the boost costs the users, and nothing before it knows", () => {
+    assert.deepEqual(fmt.usersCost({ kibs: 10240, busy_percent: 60, sampled_s: 120, before_kibs: 40960, before_busy_percent: 70 }),
+                     { value: "10 MiB/s while busy", note: "25 % of the 40 MiB/s before the boost · busy 60 % of the time" });
+    assert.deepEqual(fmt.usersCost({ kibs: 10240, busy_percent: 100, sampled_s: 30, before_kibs: 0 }),
+                     { value: "10 MiB/s while busy", note: "not measured before the boost" });
+    assert.equal(fmt.usersCost({ kibs: 0, busy_percent: 0, sampled_s: 60, before_kibs: 40960 }).value, "quiet");
+    assert.equal(fmt.usersCost({ kibs: 0, busy_percent: 5, sampled_s: 60 }).value, "busy briefly");
+    assert.equal(fmt.usersCost({ kibs: 10240, busy_percent: 100, sampled_s: 5 }), null, "a boost younger than 10 s");
+    assert.equal(fmt.usersCost({}), null, "no operation, or no counters");
+    assert.equal(fmt.usersCost(undefined), null);
+});
+
 test("predictionLines says when the operation ends three ways, and why one is not known yet", () => {
     const now = new Date(2026, 11, 2, 10, 0, 0).getTime();
     const p = { remaining_kib: 100 * 1048576, now_s: 3 * 3600, now_kibs: 9709, governor_s: 3600, governor_kibs: 29127,
