@@ -174,12 +174,17 @@ static bool reshaping(const md_root *r, const char *rel) {
         return md_root_read(r, path, buf, sizeof(buf)) > 0 && cmd_match(buf, "reshape");
 }
 
+static bool read_sibling(const md_root *r, const char *rel, const char *name, char *buf, size_t size);
+
 /*
  * max_sync_store: "max" (prefix match) always; a number moves the limit,
- * which the kernel refuses with EBUSY while a reshape runs.
+ * which the kernel refuses with EBUSY while a reshape runs, and with EINVAL
+ * unless it is a multiple of the array's chunk (md/chunk_size, bytes; 0 on
+ * raid1 takes any number), as 6.1 and 7.3 do.
  */
 static int store_sync_max(const md_root *r, const char *rel, const char *value, char *out) {
-        unsigned long long v;
+        unsigned long long v, chunk = 0;
+        char buf[64];
 
         if (strncmp(value, "max", 3) == 0) {
                 snprintf(out, OUT_MAX, "max\n");
@@ -189,11 +194,25 @@ static int store_sync_max(const md_root *r, const char *rel, const char *value, 
                 return -EINVAL;
         if (reshaping(r, rel))
                 return -EBUSY;
+        if (read_sibling(r, rel, "chunk_size", buf, sizeof(buf)) && sscanf(buf, "%llu", &chunk) == 1 &&
+            chunk >= 512 && v % (chunk / 512) != 0)
+                return -EINVAL;
         snprintf(out, OUT_MAX, "%llu\n", v);
         return 0;
 }
 
-/* sync_min, queue/read_ahead_kb: kstrtoull / kstrtoul. */
+/* min_sync_store: a number, rounded down to a multiple of 8 sectors (4 KiB). */
+static int store_sync_min(const md_root *r, const char *rel, const char *value, char *out) {
+        unsigned long long v;
+
+        (void)r, (void)rel;
+        if (kstrtoull(value, &v) < 0)
+                return -EINVAL;
+        snprintf(out, OUT_MAX, "%llu\n", v & ~7ull);
+        return 0;
+}
+
+/* queue/read_ahead_kb: kstrtoul. */
 static int store_number(const md_root *r, const char *rel, const char *value, char *out) {
         unsigned long long v;
 
@@ -294,7 +313,7 @@ static const struct store_rule {
         { "/md/stripe_cache_size", false, store_stripe_cache },
         { "/md/group_thread_cnt", false, store_group_threads },
         { "/md/sync_max", false, store_sync_max },
-        { "/md/sync_min", false, store_number },
+        { "/md/sync_min", false, store_sync_min },
         { "/md/sync_action", false, store_sync_action },
         { "/queue/read_ahead_kb", false, store_number },
         { GLOBAL_MIN, true, store_sysctl },

@@ -167,6 +167,12 @@ static void test_sync_max_idle(void **state) {
         assert_int_equal(md_tunable_write(&c->root, "md0", MD_T_SYNC_MAX, "max", &v), 0);
         assert_int_equal(v.kind, MD_V_MAX);
         assert_file(c, MD0 "sync_max", "max\n");
+        /* A number off the 512 KiB chunk is refused (6.1, 7.3); sync_min is rounded down to 4 KiB. */
+        assert_int_equal(md_root_write(&c->root, MD0 "sync_max", "1001"), -EINVAL);
+        assert_file(c, MD0 "sync_max", "max\n");
+        assert_int_equal(md_root_write(&c->root, MD0 "sync_min", "1001"), 0);
+        assert_file(c, MD0 "sync_min", "1000\n");
+        assert_int_equal(md_root_write(&c->root, MD0 "sync_min", "x"), -EINVAL);
 }
 
 /* During a reshape the kernel refuses to move sync_max, except back to "max". */
