@@ -23,7 +23,9 @@ $(VM_NOTIFY_PROBE): $(BUILD)/tests/vm/md-notify-probe.o
 # 4 MB/s each, so that its recoveries last as long on an idle host as on a
 # loaded one; tests/vm/real-kernel says why), and the service beside mdadm
 # reshaping through its backup file, and the installed unit under systemd as
-# PID 1 (make install, D-Bus activation, the journal). They need mdboostd and
+# PID 1 (make install, D-Bus activation, the journal), check windows, and what
+# md itself accepts and how it throttles (the docs' statements about md, the
+# fake kernel's rules). They need mdboostd and
 # mdraid.so, which `check` builds through `all`.
 # Every tests/vm/real-kernel-* script is one.
 VM_TESTS += $(sort $(wildcard tests/vm/real-kernel-*))
