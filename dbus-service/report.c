@@ -106,6 +106,7 @@ uint64_t report_tally_steered_kibs(const op_tally *t) {
 
 void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, const tally_boost *boost, bool exposed) {
         uint64_t dt = now_usec > t->last_usec ? now_usec - t->last_usec : 0;
+        bool was_boosted;
 
         if (dt > SAMPLE_MAX_USEC)
                 dt = SAMPLE_MAX_USEC;
@@ -121,7 +122,12 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
                 t->before_boost_kibs = t->unboosted_kibs;
                 t->unboosted_kibs = 0; /* taken: a boost made while this one lasts starts from nothing known */
         }
-        /* The users under the boost, against the stretch without one just before it. */
+        /*
+         * The users under the boost, against the stretch without one just
+         * before it. A sample's time ran under what the last sample found:
+         * the boost came (or went) at its end.
+         */
+        was_boosted = t->boosted;
         if (boost && !t->boosted) {
                 t->users_before = t->users_unboosted;
                 t->users_unboosted = t->users_boosted = (tally_users){ 0 };
@@ -145,7 +151,9 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
         /* The counter starts again from 0 when the array is stopped and assembled. */
         if (t->have_io && a->io_sectors.value >= t->last_io && dt > 0) {
                 uint64_t kib = (a->io_sectors.value - t->last_io) / 2, requests = 0;
-                tally_users *u = boost ? &t->users_boosted : &t->users_unboosted;
+                /* A boost's last stretch, ended by this sample, is dropped with it. */
+                tally_users *u = was_boosted ? (boost ? &t->users_boosted : NULL)
+                                             : (boost ? &t->users_before : &t->users_unboosted);
                 bool busy;
 
                 if (a->io_requests.kind == MD_V_NUMBER && a->io_requests.value >= t->last_requests)
@@ -153,9 +161,11 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
                 busy = governor_users_busy(kib, requests, dt);
                 t->users_kib += kib;
                 t->sampled_usec += dt;
-                u->sampled_usec += dt;
-                if (busy) {
+                if (u)
+                        u->sampled_usec += dt;
+                if (busy)
                         t->users_busy_usec += dt;
+                if (busy && u) {
                         u->busy_kib += kib;
                         u->busy_usec += dt;
                 }

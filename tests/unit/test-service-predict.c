@@ -206,6 +206,11 @@ static void test_tally_users_under_boost(void **state) {
         assert_int_equal(report_users_busy_kibs(&t.users_unboosted), 40960);
         assert_int_equal(report_users_busy_permille(&t.users_unboosted), 666);
         assert_int_equal(report_users_busy_kibs(&t.users_before), 0);
+        /* The boost came at the end of a second the users read 40 MiB/s in: that second was before it. */
+        advance(&a, 1, 40960, 2000);
+        report_tally_sample(&t, &a, S(++now), &fast, false);
+        assert_int_equal(t.users_before.sampled_usec, S(31));
+        assert_int_equal(t.users_boosted.sampled_usec, 0);
         /* Boosted: 5 s busy is not enough to say; 30 s at 10 MiB/s is. */
         for (int i = 0; i < 5; i++) {
                 advance(&a, 1, 10240, 30000);
@@ -220,23 +225,22 @@ static void test_tally_users_under_boost(void **state) {
         assert_int_equal(report_users_busy_kibs(&t.users_boosted), 10240);
         assert_int_equal(report_users_busy_permille(&t.users_boosted), 1000);
         assert_int_equal(report_users_busy_kibs(&t.users_before), 40960);
-        assert_int_equal(report_users_busy_permille(&t.users_before), 666);
-        /* Restored: nothing before or under a boost; the stretch without one starts again. */
+        assert_int_equal(report_users_busy_permille(&t.users_before), 677);
+        /* Restored: nothing before or under a boost; the second that ended the boost is dropped with it. */
         advance(&a, 1, 20480, 2000);
         report_tally_sample(&t, &a, S(++now), NULL, false);
         assert_int_equal(t.users_before.sampled_usec, 0);
         assert_int_equal(t.users_boosted.sampled_usec, 0);
-        assert_int_equal(t.users_unboosted.sampled_usec, S(1));
-        /* The next boost compares against that stretch only. */
-        for (int i = 0; i < 10; i++) {
+        assert_int_equal(t.users_unboosted.sampled_usec, 0);
+        /* The next boost compares against the stretch since then only. */
+        for (int i = 0; i < 11; i++) {
                 advance(&a, 1, 20480, 2000);
-                report_tally_sample(&t, &a, S(++now), NULL, false);
+                report_tally_sample(&t, &a, S(++now), i < 10 ? NULL : &fast, false);
         }
-        report_tally_sample(&t, &a, S(++now), &fast, false);
         assert_int_equal(report_users_busy_kibs(&t.users_before), 20480);
         assert_int_equal(t.users_before.sampled_usec, S(11));
         /* The whole operation's figures are not split. */
-        assert_int_equal(t.users_busy_usec, S(20 + 30 + 11));
+        assert_int_equal(t.users_busy_usec, S(20 + 1 + 30 + 1 + 11));
 }
 
 static void test_predict(void **state) {
