@@ -218,9 +218,34 @@ async function testUserIo(page) {
     }
 }
 
+// md0's users as md counts them: its stat file's read counters move at
+// `kibs` KiB/s in 1 MiB requests, written whole (a rename) four times a
+// second, until stop() takes the file away again.
+function startUsers(kibs) {
+    const file = path.join(env.MDB_ROOT, "sys/block/md0/stat");
+    const users = { kibs, sectors: 0, requests: 0, last: Date.now(), started: Date.now() };
+    const write = () => {
+        const now = Date.now();
+        users.sectors += Math.round(users.kibs * 2 * (now - users.last) / 1000);
+        users.requests += Math.round(users.kibs / 1024 * (now - users.last) / 1000);
+        users.last = now;
+        fs.writeFileSync(file + ".new", `${users.requests} 0 ${users.sectors} 0 0 0 0 0 0 0 0\n`);
+        fs.renameSync(file + ".new", file);
+    };
+    write();
+    users.timer = setInterval(write, 250);
+    users.stop = () => {
+        clearInterval(users.timer);
+        fs.rmSync(file, { force: true });
+    };
+    return users;
+}
+
 async function testBoostRestore(page) {
     const card = page.locator("[data-array=md0]");
     await card.waitFor({ timeout: 20000 });
+    // Users reading 40 MiB/s before the boost, 10 MiB/s under it: what it costs them.
+    const users = startUsers(40960);
     check(await card.locator(".mdb-member[data-role=rebuilding]").count() === 1,
           "the member being rebuilt is shown as such");
     check(await card.getByRole("progressbar").count() === 1, "the recovery has a progress bar");
@@ -278,7 +303,10 @@ async function testBoostRestore(page) {
     check(await dialog.locator(".mdb-memory").count() === (changes.some(([n]) => n === "stripe_cache_size") ? 1 : 0),
           "the stripe cache's memory cost is shown when the cache grows");
 
+    // The service says what the users got before the boost once they were busy for 10 s.
+    await page.waitForTimeout(Math.max(0, 12000 - (Date.now() - users.started)));
     await page.locator("#mdb-boost-confirm").click();
+    users.kibs = 10240;
     await dialog.waitFor({ state: "detached", timeout: 15000 });
     await expectShown(page.locator("[data-array=md0][data-boosted=true]"), "the card shows md0 boosted after confirming");
     check(await card.locator(".mdb-boosted-label").innerText() === "Boosted: fast", "the profile is shown");
@@ -302,6 +330,16 @@ async function testBoostRestore(page) {
         check(original === before[name], `the card shows ${name}'s original ${original}`);
     }
 
+    // What the boost costs the users, beside the speed, once they were busy under it for 10 s.
+    await expectShown(card.locator(".mdb-users-rate", { hasText: /MiB\/s while busy$/ }),
+                      "the card says what the users get under the boost", 30000);
+    const rate = parseFloat(await card.locator(".mdb-users-rate").innerText());
+    const note = await card.locator(".mdb-users-note").innerText();
+    const kept = note.match(/\((\d+) % of the (\d+(?:\.\d)?) MiB\/s before the boost\)/);
+    check(rate >= 9 && rate <= 11.5, `the users' 10 MiB/s under the boost (${rate})`);
+    check(kept && Number(kept[1]) >= 20 && Number(kept[1]) <= 30 && Math.abs(Number(kept[2]) - 40) <= 2,
+          `against their 40 MiB/s before it, as a share (${note})`);
+
     await screenshot(page, env.UI_SCREENSHOT);
     await checkAccessibility(page, "the boosted card");
     console.log(`screenshot: ${env.UI_SCREENSHOT}`);
@@ -309,6 +347,8 @@ async function testBoostRestore(page) {
 
     await card.getByRole("button", { name: "Restore md0" }).click();
     await expectShown(page.locator("[data-array=md0][data-boosted=false]"), "the card shows md0 not boosted after Restore");
+    check(await card.locator(".mdb-users").count() === 0, "without a boost the card says nothing of its cost");
+    users.stop();
     for (const [name] of changes) {
         const now = readTunable(env.MDB_ROOT, name);
         const fixture = readTunable(env.MDB_FIXTURE, name);
