@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +338,15 @@ int main(int argc, char *argv[]) {
         if (r <= 0)
                 return r == 0 ? EXIT_SUCCESS : 2;
         log_setup(a.log_stderr);
+        /*
+         * A call of many megabytes is refused, but received whole first (the
+         * bus delivers what it accepts), in buffers libdbus grows by realloc.
+         * Once glibc frees such a mapped buffer it raises its mmap threshold,
+         * so the next big buffers come from the heap and its pages stay with
+         * the service after a flood. A fixed threshold keeps every big buffer
+         * mapped and gives it back when it is freed.
+         */
+        mallopt(M_MMAP_THRESHOLD, 256 * 1024);
         r = run(&a);
         log_shutdown();
         return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
