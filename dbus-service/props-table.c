@@ -532,8 +532,7 @@ static bool get_users(const context *c, const md_array *a, DBusMessageIter *it) 
                 const tally_users *now = t->boosted ? &t->users_boosted : &t->users_unboosted;
                 dbus_uint64_t sampled = now->sampled_usec / 1000000u;
 
-                ok = add_users(&dict, "", now) &&
-                     props_dict_add(&dict, "sampled_s", DBUS_TYPE_UINT64, "t", &sampled) &&
+                ok = add_users(&dict, "", now) && props_dict_add(&dict, "sampled_s", DBUS_TYPE_UINT64, "t", &sampled) &&
                      (!t->boosted || add_users(&dict, "before_", &t->users_before));
         }
         return dbus_message_iter_close_container(it, &dict) && ok;

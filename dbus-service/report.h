@@ -56,7 +56,7 @@ typedef struct op_tally {
         uint64_t unboosted_kibs;      /* md's sync_speed at the last sample without a boost, 0 unknown */
         uint64_t before_boost_kibs;   /* ... at the one before the boost in place now came, 0 unknown or none */
         /* What the boost costs the users: */
-        bool boosted;               /* the last sample had a boost */
+        bool boosted;                /* the last sample had a boost */
         tally_users users_unboosted; /* since the operation began or the last boost ended */
         tally_users users_before;    /* ... up to the boost in place now; zeros without one */
         tally_users users_boosted;   /* under the boost in place now; zeros without one */

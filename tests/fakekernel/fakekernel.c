@@ -194,8 +194,8 @@ static int store_sync_max(const md_root *r, const char *rel, const char *value, 
                 return -EINVAL;
         if (reshaping(r, rel))
                 return -EBUSY;
-        if (read_sibling(r, rel, "chunk_size", buf, sizeof(buf)) && sscanf(buf, "%llu", &chunk) == 1 &&
-            chunk >= 512 && v % (chunk / 512) != 0)
+        if (read_sibling(r, rel, "chunk_size", buf, sizeof(buf)) && sscanf(buf, "%llu", &chunk) == 1 && chunk >= 512 &&
+            v % (chunk / 512) != 0)
                 return -EINVAL;
         snprintf(out, OUT_MAX, "%llu\n", v);
         return 0;

@@ -346,9 +346,12 @@ static void test_inputs_from_reports(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_tally_whole_rate),    cmocka_unit_test(test_tally_unbounded_rate),
-                cmocka_unit_test(test_tally_steered_rate),  cmocka_unit_test(test_tally_steered_target),
-                cmocka_unit_test(test_tally_before_boost),  cmocka_unit_test(test_tally_users_under_boost),
+                cmocka_unit_test(test_tally_whole_rate),
+                cmocka_unit_test(test_tally_unbounded_rate),
+                cmocka_unit_test(test_tally_steered_rate),
+                cmocka_unit_test(test_tally_steered_target),
+                cmocka_unit_test(test_tally_before_boost),
+                cmocka_unit_test(test_tally_users_under_boost),
                 cmocka_unit_test(test_predict),
                 cmocka_unit_test(test_inputs_from_reports),
         };
