@@ -114,25 +114,22 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
         note_onto(t, a);
         if (a->sync_speed.kind == MD_V_NUMBER && a->sync_speed.value > t->peak_kibs)
                 t->peak_kibs = a->sync_speed.value;
-        /* What the rebuild ran at before the boost: the card's measure of what the boost did. */
+        /*
+         * What the boost did, the card's measure: the rebuild's rate and the
+         * users' before it against under it. A sample's time ran under what
+         * the last sample found: the boost came (or went) at its end.
+         */
+        was_boosted = t->boosted;
         if (!boost) {
                 t->unboosted_kibs = a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value : 0;
                 t->before_boost_kibs = 0;
-        } else if (!t->before_boost_kibs) {
+                t->users_before = t->users_boosted = (tally_users){ 0 };
+        } else if (!was_boosted) {
                 t->before_boost_kibs = t->unboosted_kibs;
                 t->unboosted_kibs = 0; /* taken: a boost made while this one lasts starts from nothing known */
-        }
-        /*
-         * The users under the boost, against the stretch without one just
-         * before it. A sample's time ran under what the last sample found:
-         * the boost came (or went) at its end.
-         */
-        was_boosted = t->boosted;
-        if (boost && !t->boosted) {
                 t->users_before = t->users_unboosted;
                 t->users_unboosted = t->users_boosted = (tally_users){ 0 };
-        } else if (!boost)
-                t->users_before = t->users_boosted = (tally_users){ 0 };
+        }
         t->boosted = boost != NULL;
         if (boost) {
                 t->boosted_usec += dt;

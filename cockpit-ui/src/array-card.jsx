@@ -9,6 +9,7 @@ import {
 
 import cockpit, { _ } from "./cockpit.js";
 import { BoostDialog, ErrorAlert, TunableText } from "./boost-dialog.jsx";
+import { fromVariants } from "./client.js";
 import { History } from "./history.jsx";
 import { PolicyDialog } from "./policy-dialog.jsx";
 import { Reports } from "./reports.jsx";
@@ -78,7 +79,7 @@ const Members = ({ members }) => (
 // The last operation the service watched end: when, how long, how fast,
 // and whether the boost came off by itself.
 const OperationEnd = ({ array }) => {
-    const last = Object.fromEntries(Object.entries(array.LastOperation || {}).map(([k, v]) => [k, v.v]));
+    const last = fromVariants(array.LastOperation);
     if (!last.action)
         return <p className="mdb-operation mdb-muted">{_("No rebuild or check is running.")}</p>;
     const seconds = Math.max(0, (last.ended - last.started) / 1e6);
@@ -106,14 +107,14 @@ const Operation = ({ array }) => {
             </p>
         );
     }
-    const check = Object.fromEntries(Object.entries(array.Check || {}).map(([k, v]) => [k, v.v]));
+    const check = fromVariants(array.Check);
     if (check.state === "paused" && (!action || action === "idle"))
         return <Alert variant="info" isInline isPlain className="mdb-operation mdb-check-paused" title={checkText(check)} />;
     if (!action || action === "idle")
         return <OperationEnd array={array} />;
     const known = array.Progress >= 0;
     // What the boost costs the users: said while a boost is in place.
-    const cost = array.Boosted ? usersCost(Object.fromEntries(Object.entries(array.Users || {}).map(([k, v]) => [k, v.v]))) : null;
+    const cost = array.Boosted ? usersCost(fromVariants(array.Users)) : null;
     return (
         <div className="mdb-operation">
             <Progress value={known ? array.Progress : 0} title={actionLabel(action)}
@@ -196,7 +197,7 @@ const RedundancyAlert = ({ array }) => {
 
 // What the governor of a `fast` boost does now and why.
 const GovernorNote = ({ array }) => {
-    const gov = Object.fromEntries(Object.entries(array.Governor || {}).map(([k, v]) => [k, v.v]));
+    const gov = fromVariants(array.Governor);
     const text = governorText(gov);
     if (!array.Boosted || !text)
         return null;

@@ -17,6 +17,11 @@ function unwrap(dict) {
     return out;
 }
 
+// An a{sv} as cockpit.dbus gives it ({ key: { t, v } }) as a plain object of its values.
+export function fromVariants(dict) {
+    return Object.fromEntries(Object.entries(dict || {}).map(([k, v]) => [k, v.v]));
+}
+
 export class MdBoostClient {
     constructor() {
         // status: "connecting", "ready", "missing" (service not on the bus)
@@ -140,7 +145,7 @@ export class MdBoostClient {
     // first, the last five), each as a plain object of its values.
     async getReports(uuid) {
         const [reports] = await this.dbus.call(MANAGER_PATH, MANAGER_IFACE, "GetReports", [uuid]);
-        return reports.map(r => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.v])));
+        return reports.map(fromVariants);
     }
 
     // Replaces the persistent settings of @array (its name or UUID) with

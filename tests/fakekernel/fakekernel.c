@@ -163,18 +163,25 @@ static int store_group_threads(const md_root *r, const char *rel, const char *va
         return 0;
 }
 
-/* The sibling md/sync_action of @rel ("sys/block/md0/md/sync_max"). */
-static bool reshaping(const md_root *r, const char *rel) {
-        char path[PATH_MAX], buf[64];
+/* A sibling of @rel ("sys/block/md0/md/sync_action") by name, into @buf; false when unreadable. */
+static bool read_sibling(const md_root *r, const char *rel, const char *name, char *buf, size_t size) {
+        char path[PATH_MAX];
         const char *slash = strrchr(rel, '/');
+        ssize_t n;
 
         if (!slash)
                 return false;
-        snprintf(path, sizeof(path), "%.*s/sync_action", (int)(slash - rel), rel);
-        return md_root_read(r, path, buf, sizeof(buf)) > 0 && cmd_match(buf, "reshape");
+        snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - rel), rel, name);
+        n = md_root_read(r, path, buf, size);
+        return n > 0;
 }
 
-static bool read_sibling(const md_root *r, const char *rel, const char *name, char *buf, size_t size);
+/* The sibling md/sync_action of @rel ("sys/block/md0/md/sync_max") reads reshape. */
+static bool reshaping(const md_root *r, const char *rel) {
+        char buf[64];
+
+        return read_sibling(r, rel, "sync_action", buf, sizeof(buf)) && cmd_match(buf, "reshape");
+}
 
 /*
  * max_sync_store: "max" (prefix match) always; a number moves the limit,
@@ -232,19 +239,6 @@ static int store_sysctl(const md_root *r, const char *rel, const char *value, ch
                 return -EINVAL;
         snprintf(out, OUT_MAX, "%lld\n", v);
         return 0;
-}
-
-/* A sibling of @rel ("sys/block/md0/md/sync_action") by name, into @buf; false when unreadable. */
-static bool read_sibling(const md_root *r, const char *rel, const char *name, char *buf, size_t size) {
-        char path[PATH_MAX];
-        const char *slash = strrchr(rel, '/');
-        ssize_t n;
-
-        if (!slash)
-                return false;
-        snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - rel), rel, name);
-        n = md_root_read(r, path, buf, size);
-        return n > 0;
 }
 
 static void write_sibling(const md_root *r, const char *rel, const char *name, const char *value) {
