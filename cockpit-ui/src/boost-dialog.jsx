@@ -9,6 +9,7 @@ import {
 import { Table, Tbody, Td, Th, Thead, Tr } from "./table.jsx";
 
 import cockpit, { _ } from "./cockpit.js";
+import { fromVariants } from "./client.js";
 import { describeError, formatBytes, formatSpeed, predictionLines, tunableLabel, tunableMeaning } from "./format.js";
 
 // One stripe cache entry holds a 4 KiB page per member (md.rst, raid5.c).
@@ -126,7 +127,7 @@ const Situation = ({ array, profile, preview }) => {
 // When the running operation ends at the rate now, with the governor and
 // with max, from the rates mdboost has seen on this array.
 const Prediction = ({ array }) => {
-    const p = Object.fromEntries(Object.entries(array.Prediction || {}).map(([k, v]) => [k, v.v]));
+    const p = fromVariants(array.Prediction);
     const lines = predictionLines(p);
     if (lines.length === 0)
         return null;
@@ -146,20 +147,22 @@ const Prediction = ({ array }) => {
 
 export const BoostDialog = ({ client, path, array, profiles, budget, onClose }) => {
     const [profile, setProfile] = useState(array.Boosted && array.Profile ? array.Profile : "fast");
-    const [preview, setPreview] = useState(null);
-    const [previewError, setPreviewError] = useState(null);
+    // The dry run's answer, with the profile it is for: the render right
+    // after another profile is chosen must not show the last one's.
+    const [loaded, setLoaded] = useState(null);
     const [busy, setBusy] = useState(false);
     const [error, setError] = useState(null);
 
     useEffect(() => {
         let cancelled = false;
-        setPreview(null);
-        setPreviewError(null);
         client.boost(path, profile, true)
-                .then(changes => !cancelled && setPreview(changes))
-                .catch(err => !cancelled && setPreviewError(err));
+                .then(changes => !cancelled && setLoaded({ profile, changes }))
+                .catch(err => !cancelled && setLoaded({ profile, error: err }));
         return () => { cancelled = true };
     }, [client, path, profile]);
+    const current = loaded && loaded.profile === profile ? loaded : null;
+    const preview = current && !current.error ? current.changes : null;
+    const previewError = current ? current.error || null : null;
 
     const confirm = () => {
         setBusy(true);
