@@ -155,9 +155,12 @@ uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint
         /*
          * Down fast, up slowly: a share missed costs the users now, a rate
          * too low only costs the rebuild a little time. md keeps the rate
-         * as its own average over the last 30 s or so (its resync marks),
-         * so a step takes effect gradually and the next step sees part of
-         * it; small steps keep the loop from overshooting.
+         * as its own average over the last 30 s or so (its resync marks):
+         * a step down stops the rebuild until that average has come down to
+         * it, and md then makes it up in bursts at the disks' speed, a
+         * window's worth about every 30 s; a step up lets it run at the
+         * disks' speed until the average has caught up. Small steps keep
+         * those swings, and the loop's overshoot, small.
          */
         if (users * 100 < target * (100 - BAND_PERCENT))
                 next = rate - rate * 3 / 10;
