@@ -102,6 +102,9 @@ int governor_fit_floor(const md_tval *speed, unsigned percent, const md_tval *or
         return 0;
 }
 
+/* How much longer than fit_after_ms the fit waits for the service to learn the rebuild's unbounded rate. */
+#define FIT_RATE_WAIT_USEC (15ull * 1000000ull)
+
 /*
  * md's sync_speed is the rebuild's progress over its last ten marks, three
  * seconds apart (md_do_sync's resync_mark), and the number md compares with
@@ -121,6 +124,20 @@ static void step_fit(const profile_settings *s, const md_array *a, const journal
                 return;
         }
         if (now - clock->fit_start_usec < s->fit_after_ms * 1000u)
+                return;
+        /*
+         * The fit is the one stretch in which the rebuild runs unbounded
+         * while users may be busy; the service learns that rate from md's
+         * average once it has stayed below the floor for md's whole span,
+         * counted from its own samples, which need not line up with this
+         * clock. Lowering the floor first would end that stretch a poll too
+         * early and leave the rate unknown for the rest of the operation.
+         * (A fit shorter than md's span is not one to learn it from.)
+         */
+        if (!clock->rate_known && s->fit_after_ms * 1000u >= MD_SYNC_SPEED_SPAN_USEC &&
+            a->sync_speed.kind == MD_V_NUMBER && a->sync_speed.value > 0 && md_tval_has_number(&e->written[t]) &&
+            a->sync_speed.value < e->written[t].value &&
+            now - clock->fit_start_usec < s->fit_after_ms * 1000u + FIT_RATE_WAIT_USEC)
                 return;
         r = governor_fit_floor(&a->sync_speed, s->fit_percent, &e->originals[t], &e->written[t], &floor);
         if (r == -ENODATA)

@@ -23,7 +23,9 @@
  *
  *   OFF       nothing is followed: the floor is not one `fast` chose itself
  *   FITTING   the boost's floor holds; once md's sync_speed has averaged
- *             over it (fit_after_ms), FIT lowers it to fit_percent of that
+ *             over it (fit_after_ms, and up to 15 s more below the floor
+ *             until the caller knows the unbounded rate: rate_known), FIT
+ *             lowers it to fit_percent of that
  *             speed -> FREE (steering on) or DONE; a floor that would not
  *             come down, or one an administrator changed, ends it
  *             (KEEP -> DONE)

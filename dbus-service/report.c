@@ -16,8 +16,6 @@
  * governor lifting its ceiling 10 s later, or steering) is the new one.
  */
 #define SETTLED_USEC (45ull * 1000000ull)
-/* md's averaging span itself: a rate read this long after it last changed is the new one. */
-#define MD_AVERAGE_USEC (30ull * 1000000ull)
 
 static void note_onto(op_tally *t, const md_array *a) {
         size_t len = 0;
@@ -70,7 +68,7 @@ static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64
                         t->unbounded_since_usec = now_usec - dt;
         } else
                 t->unbounded_since_usec = 0;
-        if (speed && t->unbounded_since_usec && now_usec - t->unbounded_since_usec >= MD_AVERAGE_USEC) {
+        if (speed && t->unbounded_since_usec && now_usec - t->unbounded_since_usec >= MD_SYNC_SPEED_SPAN_USEC) {
                 t->whole_kibs = a->sync_speed.value;
                 t->whole_capped = false; /* below its floor md keeps no ceiling */
         } else if (!busy && speed && now_usec - t->quiet_since_usec >= SETTLED_USEC) {

@@ -84,6 +84,13 @@ typedef struct md_member {
         md_member_role role;
 } md_member;
 
+/*
+ * md's sync_speed, the rate md_do_sync() compares with the floor and the
+ * ceiling, is its progress since the oldest of ten marks taken 3 s apart:
+ * an average over up to this long.
+ */
+#define MD_SYNC_SPEED_SPAN_USEC (30ull * 1000000ull)
+
 typedef struct md_array {
         char name[MD_NAME_MAX + 1]; /* kernel name: "md0", "md127", "md_home" */
         md_level level;

@@ -152,7 +152,7 @@ static void test_on_boost(void **state) {
 /* FITTING waits md's averaging span, then lowers the floor to 80 % of sync_speed. */
 static void test_fit_after_span(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
-        governor_clock clock = {};
+        governor_clock clock = { .rate_known = true };
         governor_decision d;
         journal_entry e;
         md_array a;
@@ -179,6 +179,51 @@ static void test_fit_after_span(void **state) {
         s.hold_ceiling = 0;
         governor_step(&s, &a, &e, &clock, 130 * SEC, &d);
         assert_int_equal(d.next, GOVERNOR_DONE);
+}
+
+/*
+ * Below the floor the fit waits, up to 15 s past its span, for the service to
+ * learn the rebuild's unbounded rate; above the floor there is none to learn.
+ */
+static void test_fit_waits_for_rate(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = {};
+        governor_decision d;
+        journal_entry e;
+        md_array a;
+
+        (void)state;
+        boosted(&a, &e);
+        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
+        governor_step(&s, &a, &e, &clock, 130 * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        assert_int_equal(d.next, GOVERNOR_FITTING);
+        governor_step(&s, &a, &e, &clock, 140 * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        clock.rate_known = true;
+        governor_step(&s, &a, &e, &clock, 141 * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_FIT);
+        assert_int_equal(d.value.value, 16000);
+        /* Never learnt: the fit goes ahead once the wait is over. */
+        clock = (governor_clock){};
+        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
+        governor_step(&s, &a, &e, &clock, 145 * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_FIT);
+        assert_int_equal(d.value.value, 16000);
+        /* A fit shorter than md's averaging span does not wait for it. */
+        clock = (governor_clock){};
+        s.fit_after_ms = 2000;
+        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
+        governor_step(&s, &a, &e, &clock, 102 * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_FIT);
+        s.fit_after_ms = 30000;
+        /* At or above the floor md's average is not the unbounded rate: no wait. */
+        clock = (governor_clock){};
+        a.sync_speed = num(50000);
+        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
+        governor_step(&s, &a, &e, &clock, 130 * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_FIT);
+        assert_int_equal(d.value.value, 40000);
 }
 
 /* The floor stays when the fit would not lower it, or when an administrator changed it. */
@@ -297,6 +342,12 @@ static void test_busy_users_end_fit(void **state) {
                 poll_at(&s, &a, &e, &clock, &last, 101, 10240, &d);
                 assert_int_equal(d.action, GOVERNOR_WAIT);
                 poll_at(&s, &a, &e, &clock, &last, 131, 10240, &d);
+                if (!known) {
+                        /* The service learns the rate from the span's last samples. */
+                        assert_int_equal(d.action, GOVERNOR_WAIT);
+                        clock.rate_known = true;
+                        poll_at(&s, &a, &e, &clock, &last, 132, 10240, &d);
+                }
                 assert_int_equal(d.action, GOVERNOR_FIT);
         }
 }
@@ -793,14 +844,23 @@ static void test_explain(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_fit_floor),           cmocka_unit_test(test_users_busy),
-                cmocka_unit_test(test_states_words),        cmocka_unit_test(test_on_boost),
-                cmocka_unit_test(test_fit_after_span),      cmocka_unit_test(test_fit_keeps),
-                cmocka_unit_test(test_busy_users_end_fit),  cmocka_unit_test(test_next_rate),
-                cmocka_unit_test(test_learn_steer_lift),    cmocka_unit_test(test_relearn_and_share),
-                cmocka_unit_test(test_admin_limit_stops),   cmocka_unit_test(test_steering_after_restart),
-                cmocka_unit_test(test_latency_ladder),      cmocka_unit_test(test_bound_with_depth),
-                cmocka_unit_test(test_bound_without_depth), cmocka_unit_test(test_explain),
+                cmocka_unit_test(test_fit_floor),
+                cmocka_unit_test(test_users_busy),
+                cmocka_unit_test(test_states_words),
+                cmocka_unit_test(test_on_boost),
+                cmocka_unit_test(test_fit_after_span),
+                cmocka_unit_test(test_fit_waits_for_rate),
+                cmocka_unit_test(test_fit_keeps),
+                cmocka_unit_test(test_busy_users_end_fit),
+                cmocka_unit_test(test_next_rate),
+                cmocka_unit_test(test_learn_steer_lift),
+                cmocka_unit_test(test_relearn_and_share),
+                cmocka_unit_test(test_admin_limit_stops),
+                cmocka_unit_test(test_steering_after_restart),
+                cmocka_unit_test(test_latency_ladder),
+                cmocka_unit_test(test_bound_with_depth),
+                cmocka_unit_test(test_bound_without_depth),
+                cmocka_unit_test(test_explain),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
