@@ -181,46 +181,53 @@ static void test_fit_after_span(void **state) {
         assert_int_equal(d.next, GOVERNOR_DONE);
 }
 
+/* A fit whose clock starts at @start_s, with nothing known of the rebuild's rate. */
+static void fit_from(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
+                     uint64_t start_s) {
+        governor_decision d;
+
+        *clock = (governor_clock){};
+        governor_step(s, a, e, clock, start_s * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+}
+
 /*
  * Below the floor the fit waits, up to 15 s past its span, for the service to
  * learn the rebuild's unbounded rate; above the floor there is none to learn.
  */
 static void test_fit_waits_for_rate(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
-        governor_clock clock = {};
+        governor_clock clock;
         governor_decision d;
         journal_entry e;
         md_array a;
 
         (void)state;
         boosted(&a, &e);
-        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
-        governor_step(&s, &a, &e, &clock, 130 * SEC, &d);
-        assert_int_equal(d.action, GOVERNOR_WAIT);
-        assert_int_equal(d.next, GOVERNOR_FITTING);
-        governor_step(&s, &a, &e, &clock, 140 * SEC, &d);
-        assert_int_equal(d.action, GOVERNOR_WAIT);
+        fit_from(&s, &a, &e, &clock, 100);
+        for (uint64_t t = 130; t <= 140; t += 10) {
+                governor_step(&s, &a, &e, &clock, t * SEC, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+                assert_int_equal(d.next, GOVERNOR_FITTING);
+        }
         clock.rate_known = true;
         governor_step(&s, &a, &e, &clock, 141 * SEC, &d);
         assert_int_equal(d.action, GOVERNOR_FIT);
         assert_int_equal(d.value.value, 16000);
         /* Never learnt: the fit goes ahead once the wait is over. */
-        clock = (governor_clock){};
-        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
+        fit_from(&s, &a, &e, &clock, 100);
         governor_step(&s, &a, &e, &clock, 145 * SEC, &d);
         assert_int_equal(d.action, GOVERNOR_FIT);
         assert_int_equal(d.value.value, 16000);
         /* A fit shorter than md's averaging span does not wait for it. */
-        clock = (governor_clock){};
         s.fit_after_ms = 2000;
-        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
+        fit_from(&s, &a, &e, &clock, 100);
         governor_step(&s, &a, &e, &clock, 102 * SEC, &d);
         assert_int_equal(d.action, GOVERNOR_FIT);
         s.fit_after_ms = 30000;
         /* At or above the floor md's average is not the unbounded rate: no wait. */
-        clock = (governor_clock){};
         a.sync_speed = num(50000);
-        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
+        fit_from(&s, &a, &e, &clock, 100);
         governor_step(&s, &a, &e, &clock, 130 * SEC, &d);
         assert_int_equal(d.action, GOVERNOR_FIT);
         assert_int_equal(d.value.value, 40000);
