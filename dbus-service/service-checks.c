@@ -163,6 +163,17 @@ static void log_paused(const md_array *a, const check_record *r, const char *how
                            md_sync_action_to_string(r->action), r->position, r->total);
 }
 
+/*
+ * The last checkpoint md showed for the check of @a: sync_completed as
+ * read now while it runs, else as last seen.
+ */
+static uint64_t checkpoint_seen(const md_array *a, const array_object *o) {
+        if ((a->sync_action == MD_SYNC_CHECK || a->sync_action == MD_SYNC_REPAIR) &&
+            a->progress.kind == MD_PROGRESS_RUNNING)
+                return a->progress.done;
+        return o->check_mark_pos;
+}
+
 /* Interrupts the running check of @a and records where it resumes. True when md was written. */
 static bool pause_check(context *c, const md_array *a, array_object *o, check_record *old, check_why why) {
         check_record r = { .action = a->sync_action, .why = why, .paused_usec = loop_realtime_usec() };
@@ -171,7 +182,7 @@ static bool pause_check(context *c, const md_array *a, array_object *o, check_re
         int e;
 
         snprintf(r.uuid, sizeof(r.uuid), "%s", a->uuid);
-        r.total = a->progress.kind == MD_PROGRESS_RUNNING ? a->progress.total : 0;
+        r.total = a->progress.kind == MD_PROGRESS_RUNNING ? a->progress.total : o->op_total;
         e = write_action(c, a, "idle");
         if (e < 0) {
                 if (!o->check_write_failed)
@@ -200,6 +211,14 @@ static bool pause_check(context *c, const md_array *a, array_object *o, check_re
                         drop_record(c, a->uuid);
                 return true;
         }
+        /*
+         * A member's failure can end the check as if it were done: md skips
+         * to the end and forgets sync_min (seen on 6.1 and 7.3: 0 though
+         * sync_completed had passed 30 %). The check is not done; the last
+         * checkpoint this run showed stands.
+         */
+        if (why == CHECK_WHY_DEGRADED && at < checkpoint_seen(a, o))
+                at = checkpoint_seen(a, o);
         /*
          * md forgets sync_min when a check ends: one that ended between the
          * read and the pause reads 0 though it was past half (interrupted
@@ -316,9 +335,10 @@ static void keep_check(context *c, const md_array *a, array_object *o) {
         snprintf(r.uuid, sizeof(r.uuid), "%s", a->uuid);
         /*
          * md's checkpoint, or the last one it showed in sync_completed if that
-         * is further (7.3 left sync_min at 0 when a member failed).
+         * is further (6.1 and 7.3 can leave sync_min at 0 when a member fails).
          */
-        r.position = min->kind == MD_V_NUMBER && min->value > o->check_mark_pos ? min->value : o->check_mark_pos;
+        r.position =
+                min->kind == MD_V_NUMBER && min->value > checkpoint_seen(a, o) ? min->value : checkpoint_seen(a, o);
         r.mismatches = mismatches_before(a, o, r.position);
         if (check_book_put(&c->checks, &r) < 0 || save(c) < 0)
                 log_warning("%s: could not save where md stopped the %s (%s/%s)", a->name,
