@@ -308,6 +308,16 @@ static bool rebuilt_nothing(const md_array *a, const array_object *o) {
                a->degraded.value >= (uint64_t)o->op_start_degraded;
 }
 
+/*
+ * md can end a check or repair on a member's failure as if it were done: it
+ * skips to the end and sync_min reads 0. One during which the array became
+ * more degraded than when it started did not finish.
+ */
+static bool check_cut_short(const md_array *a, const array_object *o) {
+        return (o->op_action == MD_SYNC_CHECK || o->op_action == MD_SYNC_REPAIR) && o->op_start_degraded >= 0 &&
+               a->degraded.kind == MD_V_NUMBER && a->degraded.value > (uint64_t)o->op_start_degraded;
+}
+
 /* The operation followed ended (md is idle or frozen, or stopped and started it again). */
 static void end_operation(context *c, const md_array *a, array_object *o, bool emit, bool frozen, bool restarted) {
         operation_record *r = &o->last_op;
@@ -321,7 +331,8 @@ static void end_operation(context *c, const md_array *a, array_object *o, bool e
                 .started_usec = o->op_started_usec,
                 .ended_usec = loop_realtime_usec(),
                 .progress = o->op_progress,
-                .completed = !frozen && !restarted && md_operation_completed(a, o->op_action) && !rebuilt_nothing(a, o),
+                .completed = !frozen && !restarted && md_operation_completed(a, o->op_action) &&
+                             !rebuilt_nothing(a, o) && !check_cut_short(a, o),
                 .restored = o->op_restored,
         };
         snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
