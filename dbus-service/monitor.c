@@ -219,6 +219,16 @@ static void emit_operation(context *c, const array_object *o, const operation_re
 }
 
 /*
+ * md can end a check or repair on a member's failure as if it were done: it
+ * skips to the end and sync_min reads 0. One during which the array became
+ * more degraded than when it started did not finish.
+ */
+static bool check_cut_short(const md_array *a, const array_object *o) {
+        return (o->op_action == MD_SYNC_CHECK || o->op_action == MD_SYNC_REPAIR) && o->op_start_degraded >= 0 &&
+               a->degraded.kind == MD_V_NUMBER && a->degraded.value > (uint64_t)o->op_start_degraded;
+}
+
+/*
  * How an operation that is over ended, from what md leaves behind: it ran
  * to its end (md_operation_completed); a member failed while it ran
  * (the array survives fewer failures than when it started: md stops a
@@ -226,9 +236,11 @@ static void emit_operation(context *c, const array_object *o, const operation_re
  * a member); else someone stopped it (`echo idle`, mdadm --stop or --fail of
  * the member being rebuilt, which md reports as an interruption too).
  */
-static const char *operation_outcome(const array_object *o, bool completed) {
+static const char *operation_outcome(const md_array *a, const array_object *o, bool completed) {
         if (completed)
                 return "finished";
+        if (check_cut_short(a, o))
+                return "member-failed";
         if (o->op_start_tolerated >= 0 && o->failures_tolerated >= 0 && o->failures_tolerated < o->op_start_tolerated)
                 return "member-failed";
         return "interrupted";
@@ -308,16 +320,6 @@ static bool rebuilt_nothing(const md_array *a, const array_object *o) {
                a->degraded.value >= (uint64_t)o->op_start_degraded;
 }
 
-/*
- * md can end a check or repair on a member's failure as if it were done: it
- * skips to the end and sync_min reads 0. One during which the array became
- * more degraded than when it started did not finish.
- */
-static bool check_cut_short(const md_array *a, const array_object *o) {
-        return (o->op_action == MD_SYNC_CHECK || o->op_action == MD_SYNC_REPAIR) && o->op_start_degraded >= 0 &&
-               a->degraded.kind == MD_V_NUMBER && a->degraded.value > (uint64_t)o->op_start_degraded;
-}
-
 /* The operation followed ended (md is idle or frozen, or stopped and started it again). */
 static void end_operation(context *c, const md_array *a, array_object *o, bool emit, bool frozen, bool restarted) {
         operation_record *r = &o->last_op;
@@ -336,7 +338,7 @@ static void end_operation(context *c, const md_array *a, array_object *o, bool e
                 .restored = o->op_restored,
         };
         snprintf(r->action, sizeof(r->action), "%s", md_sync_action_to_string(o->op_action) ?: "");
-        snprintf(r->outcome, sizeof(r->outcome), "%s", frozen ? "frozen" : operation_outcome(o, r->completed));
+        snprintf(r->outcome, sizeof(r->outcome), "%s", frozen ? "frozen" : operation_outcome(a, o, r->completed));
         if (r->completed)
                 r->progress = 100;
         r->kib = ((r->completed ? o->op_total : o->op_last_done) - o->op_first_done) / 2;
