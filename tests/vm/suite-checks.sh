@@ -11,7 +11,7 @@
 #     without one (known garbage written to a member before and after it);
 #   - a check on a degraded raid1 waits, the recovery onto an added disk is
 #     left alone, and the check resumes where it stopped once the array is
-#     whole;
+#     whole, and its report says a member failed, not that it finished;
 #   - a repair outside its window: paused on a kernel that resumes it as a
 #     repair (6.1, 6.12), left running where md would turn it into a resync.
 set -u
@@ -122,6 +122,7 @@ mdadm /dev/md1 --fail "$d2" >/dev/null 2>&1
 mdb_check "a member fails: the check waits (paused by the service, or stopped by md and kept)" \
 	within 10 check_is md1 '.state == "paused" and (.why == "degraded" or .why == "rebuild")' || explain
 mdb_check "the log says why" logged "md1: .* the array is degraded"
+mdb_check "its report does not call it finished" within 5 logged "md1: check stopped: a member failed after"
 mdadm /dev/md1 --remove "$d2" >/dev/null 2>&1
 mdb_check "md1 is idle, the check not resumed while degraded" eval 'sleep 3; action_is md1 idle'
 pos=$(check_prop md1 .position)
