@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* Persistent settings: what the kernel's value says about one (settings.h). */
-#include "options.h"
 #include "settings.h"
 
 static const char *const state_words[_SETTING_STATE_MAX] = {
@@ -11,10 +10,6 @@ static const char *const state_words[_SETTING_STATE_MAX] = {
 
 const char *setting_state_to_string(setting_state s) {
         return s >= 0 && s < _SETTING_STATE_MAX ? state_words[s] : NULL;
-}
-
-bool settings_tunable(md_tunable t) {
-        return options_tunable_settable(t);
 }
 
 setting_state settings_judge(const journal_entry *e, md_tunable t, const md_tval *current) {

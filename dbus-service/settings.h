@@ -45,8 +45,5 @@ const char *setting_state_to_string(setting_state s);
  */
 setting_state settings_judge(const journal_entry *e, md_tunable t, const md_tval *current);
 
-/* True for the tunables a setting may hold: those a Boost option may set. */
-bool settings_tunable(md_tunable t);
-
 /* True when the entry @e holds no setting any more. */
 bool settings_empty(const journal_entry *e);

@@ -55,8 +55,6 @@ static void test_judge(void **state) {
         assert_false(settings_empty(&e));
         e.originals[MD_T_READ_AHEAD_KB] = e.originals[MD_T_SYNC_SPEED_MIN] = tv(MD_V_ABSENT, 0);
         assert_true(settings_empty(&e));
-        assert_true(settings_tunable(MD_T_READ_AHEAD_KB));
-        assert_false(settings_tunable(MD_T_SYNC_MAX));
 }
 
 /* The file is the journal's shape under "settings"; a "boosts" file is not one. */
