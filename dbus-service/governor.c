@@ -498,8 +498,9 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
  * flight, so how much the users get is md's guess, from a few percent to
  * most of the disks depending on how they read. Below its floor it never
  * yields; above sync_speed_max it sleeps. With floor and ceiling at one
- * rate md keeps the rebuild at exactly that rate, and the users get the
- * rest: the governor's lever.
+ * rate md keeps the rebuild at that rate on average over its last 30 s
+ * (in bursts after a step down: governor_next_rate), and the users get
+ * the rest: the governor's lever.
  */
 static void step_users(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                        uint64_t now, governor_decision *d) {

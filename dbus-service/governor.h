@@ -36,7 +36,8 @@
  *             rebuild back; after learn_ms the users' throughput meanwhile
  *             is their baseline: STEER -> STEERING at a first rate; users
  *             quiet for quiet_ms: LIFT -> FREE
- *   STEERING  floor and ceiling are one rate, which md keeps to exactly;
+ *   STEERING  floor and ceiling are one rate, which md keeps on average
+ *             over its last 30 s (after a step down, in bursts: governor.c);
  *             every step_ms the users' throughput is compared with their
  *             share of the baseline and the rate moves down or up (STEER);
  *             every relearn_ms the baseline is learnt again (LEARN); users
@@ -181,7 +182,7 @@ uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms);
  * (6.16+) there are two regimes. Yielding: the floor stays at the original
  * and md makes way for the users itself, keeping at most @depth of its
  * requests in flight while it sees them, under a ceiling of @rate. Pacing
- * (@pacing): floor and ceiling at @rate, which md keeps to exactly, as for
+ * (@pacing): floor and ceiling at @rate, which md keeps on average, as for
  * a share. Yielding with md's own depth and the boost's ceiling is what md's
  * defaults give; pacing above the rate md reached that way gives the rebuild
  * more. Before 6.16 (@depth 0) every rung paces.
