@@ -1,4 +1,4 @@
-# Policy files: polkit actions, system bus policy, D-Bus activation, systemd unit.
+# Policy files: polkit actions, system bus policy, D-Bus activation, systemd units.
 #
 # The activation file and the unit name the service binary, installed as
 # $(LIBEXECDIR)/mdboostd. They are generated from *.in at install time, so
@@ -27,4 +27,5 @@ install-policy:
 	install -d $(DESTDIR)$(DBUS_SERVICES_DIR) $(DESTDIR)$(SYSTEMD_UNIT_DIR)
 	$(POLICY_SUBST) policy/org.mdboost.MdBoost1.service.in > $(DESTDIR)$(DBUS_SERVICES_DIR)/org.mdboost.MdBoost1.service
 	$(POLICY_SUBST) policy/mdboostd.service.in > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/mdboostd.service
+	install -m 0644 policy/mdboostd-boot.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/mdboostd-boot.service
 	chmod 0644 $(DESTDIR)$(DBUS_SERVICES_DIR)/org.mdboost.MdBoost1.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/mdboostd.service

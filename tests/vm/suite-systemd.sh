@@ -12,7 +12,9 @@
 #     ProtectKernelTunables= (the md devices' folders are ReadWritePaths=),
 #     and Restore puts every tunable back byte for byte;
 #   - the audit lines reach the journal (journalctl -t mdboostd);
-#   - systemd-analyze security rates the unit at 1.3 or better.
+#   - systemd-analyze security rates the unit at 1.3 or better;
+#   - mdboostd-boot.service starts it only when a configuration, policy or
+#     setting exists.
 set -u
 
 # shellcheck source=tests/vm/lib.sh
@@ -39,7 +41,7 @@ vm_check "and runs as systemd's dbus.service" systemctl is-active --quiet dbus.s
 # ---- installed as users install it -------------------------------------------
 make -C "$VM_TOP" --no-print-directory install PREFIX=/usr >"/tmp/install.log" 2>&1 ||
 	{ cat /tmp/install.log; exit 1; }
-vm_check "make install puts the unit where systemd looks" systemctl cat mdboostd.service >/dev/null
+vm_check "make install puts the unit where systemd looks" eval "systemctl cat mdboostd.service >/dev/null"
 systemctl daemon-reload
 systemctl reload dbus.service
 vm_check "mdboostd is not running before its first call" eval '! systemctl is-active --quiet mdboostd.service'
@@ -78,6 +80,21 @@ journalctl -t mdboostd --no-pager -q | grep audit | sed 's/^/# /'
 exposure=$(systemd-analyze security mdboostd.service 2>/dev/null | sed -n 's/.*Overall exposure level for mdboostd.service: \([0-9.]*\).*/\1/p')
 vm_check "systemd-analyze security rates the running unit at 1.3 or better ($exposure)" \
 	awk -v e="${exposure:-99}" 'BEGIN { exit !(e <= 1.3) }'
+# ---- at boot: mdboostd-boot.service starts it only where it has work ---------
+systemctl stop mdboostd.service
+rm -f /etc/mdboost/mdboostd.conf /var/lib/mdboost/policy.conf /var/lib/mdboost/settings.json
+vm_check "make install puts the boot unit where systemd looks" eval "systemctl cat mdboostd-boot.service >/dev/null"
+vm_check "and it can be enabled (the package does so)" systemctl enable --quiet mdboostd-boot.service
+systemctl start mdboostd-boot.service
+vm_expect "without a configuration, policy or setting the boot unit's condition fails" no \
+	"$(systemctl show -p ConditionResult --value mdboostd-boot.service)"
+vm_check "and mdboostd is not started" eval 'sleep 2; ! systemctl is-active --quiet mdboostd.service'
+mkdir -p /etc/mdboost
+printf '# policies and check windows (mdboostd.conf(5))\n' >/etc/mdboost/mdboostd.conf
+systemctl restart mdboostd-boot.service
+vm_check "with a configuration file it starts mdboostd" vm_wait_for 15 systemctl is-active --quiet mdboostd.service
+rm -f /etc/mdboost/mdboostd.conf
+systemctl stop mdboostd.service
 vm_check "no unit failed" eval '[ -z "$(systemctl --failed --no-legend --plain | grep mdboost)" ]'
 
 vm_finish
