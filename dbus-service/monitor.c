@@ -239,9 +239,8 @@ static bool check_cut_short(const md_array *a, const array_object *o) {
 static const char *operation_outcome(const md_array *a, const array_object *o, bool completed) {
         if (completed)
                 return "finished";
-        if (check_cut_short(a, o))
-                return "member-failed";
-        if (o->op_start_tolerated >= 0 && o->failures_tolerated >= 0 && o->failures_tolerated < o->op_start_tolerated)
+        if (check_cut_short(a, o) ||
+            (o->op_start_tolerated >= 0 && o->failures_tolerated >= 0 && o->failures_tolerated < o->op_start_tolerated))
                 return "member-failed";
         return "interrupted";
 }

@@ -178,7 +178,7 @@ static uint64_t checkpoint_seen(const md_array *a, const array_object *o) {
 static bool pause_check(context *c, const md_array *a, array_object *o, check_record *old, check_why why) {
         check_record r = { .action = a->sync_action, .why = why, .paused_usec = loop_realtime_usec() };
         md_array now = {};
-        uint64_t at;
+        uint64_t at, seen;
         int e;
 
         snprintf(r.uuid, sizeof(r.uuid), "%s", a->uuid);
@@ -217,8 +217,9 @@ static bool pause_check(context *c, const md_array *a, array_object *o, check_re
          * sync_completed had passed 30 %). The check is not done; the last
          * checkpoint this run showed stands.
          */
-        if (why == CHECK_WHY_DEGRADED && at < checkpoint_seen(a, o))
-                at = checkpoint_seen(a, o);
+        seen = checkpoint_seen(a, o);
+        if (why == CHECK_WHY_DEGRADED && at < seen)
+                at = seen;
         /*
          * md forgets sync_min when a check ends: one that ended between the
          * read and the pause reads 0 though it was past half (interrupted
@@ -327,6 +328,7 @@ static void note_check(context *c, const md_array *a, array_object *o, check_rec
 /* md stopped the check when a member failed: it is recorded to go on from md's checkpoint once the array is whole. */
 static void keep_check(context *c, const md_array *a, array_object *o) {
         const md_tval *min = &a->tunables[MD_T_SYNC_MIN];
+        uint64_t seen = checkpoint_seen(a, o);
         check_record r = { .action = o->op_action,
                            .why = CHECK_WHY_DEGRADED,
                            .total = o->op_total,
@@ -337,8 +339,7 @@ static void keep_check(context *c, const md_array *a, array_object *o) {
          * md's checkpoint, or the last one it showed in sync_completed if that
          * is further (6.1 and 7.3 can leave sync_min at 0 when a member fails).
          */
-        r.position =
-                min->kind == MD_V_NUMBER && min->value > checkpoint_seen(a, o) ? min->value : checkpoint_seen(a, o);
+        r.position = min->kind == MD_V_NUMBER && min->value > seen ? min->value : seen;
         r.mismatches = mismatches_before(a, o, r.position);
         if (check_book_put(&c->checks, &r) < 0 || save(c) < 0)
                 log_warning("%s: could not save where md stopped the %s (%s/%s)", a->name,
