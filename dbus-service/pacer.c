@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pacer.h"
+
+static const pacer_sample *sample(const pacer *p, unsigned age) {
+        return &p->ring[(p->next + PACER_SAMPLES - 1 - age) % PACER_SAMPLES];
+}
+
+void pacer_sample_at(pacer *p, uint64_t usec, uint64_t kib) {
+        if (p->n > 0 && (kib < sample(p, 0)->kib || usec < sample(p, 0)->usec)) {
+                p->n = 0;
+                p->rate = 0;
+        }
+        p->ring[p->next] = (pacer_sample){ .usec = usec, .kib = kib };
+        p->next = (p->next + 1) % PACER_SAMPLES;
+        if (p->n < PACER_SAMPLES)
+                p->n++;
+}
+
+void pacer_start(pacer *p, uint64_t rate) {
+        p->rate = p->n > 0 ? rate : 0;
+        if (p->rate) {
+                p->line_usec = sample(p, 0)->usec;
+                p->line_kib = sample(p, 0)->kib;
+        }
+}
+
+void pacer_stop(pacer *p) {
+        p->rate = 0;
+}
+
+void pacer_band(uint64_t rate, uint64_t low, uint64_t high, uint64_t *ret_low, uint64_t *ret_high) {
+        uint64_t l = rate / 4, h = rate * 4;
+
+        if (l < low)
+                l = low;
+        if (h > high)
+                h = high;
+        if (h < l)
+                h = l;
+        *ret_low = l;
+        *ret_high = h;
+}
+
+/* Where the line is at @usec, KiB (never below 0). */
+static int64_t line_at(const pacer *p, uint64_t usec) {
+        return (int64_t)p->line_kib + ((int64_t)usec - (int64_t)p->line_usec) * (int64_t)p->rate / 1000000;
+}
+
+int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
+        const pacer_sample *now;
+        uint64_t at, w = UINT64_MAX;
+        int64_t slack, lead;
+
+        if (p->rate == 0 || p->n == 0)
+                return -ENODATA;
+        now = sample(p, 0);
+        if (now->usec - sample(p, p->n - 1)->usec < PACER_HISTORY_MIN_USEC)
+                return -ENODATA;
+        /* Keep the line within the slack of the rebuild, ahead or behind. */
+        slack = (int64_t)(p->rate * PACER_SLACK_USEC / 1000000);
+        lead = line_at(p, now->usec) - (int64_t)now->kib;
+        if (lead > slack || lead < -slack) {
+                int64_t kib = (int64_t)now->kib + (lead > 0 ? slack : -slack);
+
+                p->line_usec = now->usec;
+                p->line_kib = kib > 0 ? (uint64_t)kib : 0;
+        }
+        /*
+         * md runs while its progress since its oldest mark, over the time
+         * since then, is at most W: it stops where the rebuild reaches
+         * P(m) + W (t - m). Which of the samples 30 to 34 s back its mark
+         * is, is not known; the least W over them stops it at the line one
+         * poll ahead, or before, whichever it is. (Without that much
+         * history, the oldest sample.)
+         */
+        at = now->usec + PACER_AHEAD_USEC;
+        for (unsigned age = 0; age < p->n; age++) {
+                const pacer_sample *ref = sample(p, age);
+                uint64_t back = now->usec - ref->usec, v;
+                int64_t to;
+
+                if (back < PACER_MARK_MIN_USEC && age + 1 < p->n)
+                        continue;
+                if (back > PACER_WINDOW_USEC && w != UINT64_MAX)
+                        break;
+                to = line_at(p, at) - (int64_t)ref->kib;
+                v = to > 0 ? (uint64_t)to * 1000000 / (at - ref->usec) : 0;
+                if (v < w)
+                        w = v;
+        }
+        *ret = w < low ? low : w > high ? high : w;
+        return 0;
+}

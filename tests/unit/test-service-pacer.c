@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pacer against a model of md's rate control: ten marks 3 s apart, the
+ * rebuild at the disks' speed while its progress since the oldest mark,
+ * over the whole seconds since then plus one, is at most the floor, asleep
+ * for 500 ms at a time while it is above the ceiling (md_do_sync).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pacer.h"
+
+#define SEC 1000000ull
+#define TICK 10000ull /* the model's step, µs */
+#define MARKS 10
+#define MARK_STEP (3 * SEC)
+
+typedef struct md_model {
+        uint64_t usec;
+        double kib;          /* position */
+        uint64_t disks_kibs; /* what the disks give the rebuild when it runs */
+        uint64_t mark_usec[MARKS];
+        double mark_kib[MARKS];
+        unsigned last;       /* the newest mark */
+        uint64_t oldest_usec; /* md's resync_mark */
+        double oldest_kib;
+        uint64_t asleep_until;
+        uint64_t limit; /* floor = ceiling, KiB/s */
+} md_model;
+
+static void md_start(md_model *m, uint64_t disks_kibs, uint64_t limit) {
+        *m = (md_model){ .disks_kibs = disks_kibs, .limit = limit };
+}
+
+static void md_run(md_model *m, uint64_t usec) {
+        for (uint64_t end = m->usec + usec; m->usec < end; m->usec += TICK) {
+                uint64_t currspeed;
+
+                if (m->usec < m->asleep_until)
+                        continue;
+                if (m->usec >= m->mark_usec[m->last] + MARK_STEP) {
+                        unsigned next = (m->last + 1) % MARKS;
+
+                        m->oldest_usec = m->mark_usec[next];
+                        m->oldest_kib = m->mark_kib[next];
+                        m->mark_usec[next] = m->usec;
+                        m->mark_kib[next] = m->kib;
+                        m->last = next;
+                }
+                currspeed = (uint64_t)(m->kib - m->oldest_kib) / ((m->usec - m->oldest_usec) / SEC + 1) + 1;
+                if (currspeed > m->limit) {
+                        m->asleep_until = m->usec + SEC / 2;
+                        continue;
+                }
+                m->kib += (double)m->disks_kibs * TICK / SEC;
+        }
+}
+
+/*
+ * @seconds of polls, one a second: with @p the pacer's limit is written,
+ * without it the limit stays. The rebuild's progress in each 3 s goes to
+ * @steps.
+ */
+static void poll_for(md_model *m, pacer *p, unsigned seconds, uint64_t low, uint64_t high, double *steps) {
+        double start = m->kib;
+
+        for (unsigned s = 0; s < seconds; s++) {
+                uint64_t w;
+
+                if (p) {
+                        pacer_sample_at(p, m->usec, (uint64_t)m->kib);
+                        if (pacer_limit(p, low, high, &w) == 0)
+                                m->limit = w;
+                }
+                md_run(m, SEC);
+                if (steps && (s + 1) % 3 == 0) {
+                        steps[s / 3] = m->kib - start;
+                        start = m->kib;
+                }
+        }
+}
+
+/* The largest and smallest progress in @n steps of 3 s. */
+static void spread(const double *steps, unsigned n, double *ret_min, double *ret_max) {
+        *ret_min = *ret_max = steps[0];
+        for (unsigned i = 1; i < n; i++) {
+                if (steps[i] < *ret_min)
+                        *ret_min = steps[i];
+                if (steps[i] > *ret_max)
+                        *ret_max = steps[i];
+        }
+}
+
+/*
+ * After a step down from the disks' speed to @rate, the most and the least
+ * the rebuild moves in any 3 s of 5 minutes, 10 minutes on, in multiples of
+ * the rate, and its mean rate: paced (@paced) or with floor and ceiling
+ * left at the rate.
+ */
+static void after_step_down(uint64_t disks, uint64_t rate, bool paced, double *ret_lo, double *ret_hi,
+                            double *ret_mean) {
+        uint64_t band_low, band_high;
+        double steps[100], before;
+        md_model m;
+        pacer p = {};
+
+        pacer_band(rate, 1000, 200000, &band_low, &band_high);
+        md_start(&m, disks, 200000);
+        for (unsigned s = 0; s < 60; s++) {
+                pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
+                md_run(&m, SEC);
+        }
+        m.limit = rate;
+        if (paced) {
+                pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
+                pacer_start(&p, rate);
+        }
+        poll_for(&m, paced ? &p : NULL, 600, band_low, band_high, NULL);
+        before = m.kib;
+        poll_for(&m, paced ? &p : NULL, 300, band_low, band_high, steps);
+        spread(steps, 100, ret_lo, ret_hi);
+        *ret_lo /= 3.0 * (double)rate;
+        *ret_hi /= 3.0 * (double)rate;
+        *ret_mean = (m.kib - before) / 300 / (double)rate;
+}
+
+/*
+ * Left at the new rate, md stops, then bursts at the disks' speed for whole
+ * seconds, again and again (what the pacer is for); paced, no 3 s takes much
+ * more than twice the rate. Either way the mean is the rate.
+ */
+static void test_step_down(void **state) {
+        static const uint64_t disks[] = { 16000, 40000, 100000 };
+        const uint64_t rate = 8000;
+        double lo, hi, mean;
+        uint64_t band_low, band_high;
+
+        (void)state;
+        pacer_band(rate, 1000, 200000, &band_low, &band_high);
+        assert_int_equal(band_low, 2000);
+        assert_int_equal(band_high, 32000);
+        for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++) {
+                after_step_down(disks[i], rate, false, &lo, &hi, &mean);
+                assert_true(hi >= 2.0 && hi > 0.8 * (double)disks[i] / (double)rate);
+                assert_true(lo < 0.1);
+                assert_true(mean > 0.97 && mean < 1.03);
+
+                after_step_down(disks[i], rate, true, &lo, &hi, &mean);
+                assert_true(hi < 2.2);
+                assert_true(mean > 0.97 && mean < 1.03);
+        }
+}
+
+/* Disks slower than the rate: the line does not run away, and no burst follows when they get faster. */
+static void test_disks_cannot_keep_up(void **state) {
+        const uint64_t rate = 8000;
+        double steps[20], lo, hi;
+        md_model m;
+        pacer p = {};
+        uint64_t w;
+
+        (void)state;
+        md_start(&m, 4000, rate);
+        for (unsigned s = 0; s < 40; s++) {
+                pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
+                md_run(&m, SEC);
+        }
+        pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
+        pacer_start(&p, rate);
+        poll_for(&m, &p, 120, 2000, 32000, NULL);
+        /* The line leads the rebuild by no more than the slack. */
+        pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
+        assert_int_equal(pacer_limit(&p, 2000, 32000, &w), 0);
+        assert_true((double)p.line_kib + (double)(m.usec - p.line_usec) * rate / SEC <=
+                    m.kib + (double)rate * PACER_SLACK_USEC / SEC + 1);
+        /* The users leave: the disks could give 40 MB/s, the rebuild stays near the rate. */
+        m.disks_kibs = 40000;
+        poll_for(&m, &p, 60, 2000, 32000, steps);
+        spread(steps, 20, &lo, &hi);
+        assert_true(hi < 2.0 * rate * 3);
+}
+
+static void test_history(void **state) {
+        pacer p = {};
+        uint64_t w = 7;
+
+        (void)state;
+        /* Not pacing, or no history: nothing to write. */
+        assert_int_equal(pacer_limit(&p, 1, 100, &w), -ENODATA);
+        pacer_start(&p, 1000);
+        assert_int_equal(p.rate, 0); /* no sample to draw the line from */
+        pacer_sample_at(&p, 100 * SEC, 5000);
+        pacer_start(&p, 1000);
+        assert_int_equal(pacer_limit(&p, 1, 100000, &w), -ENODATA);
+        pacer_sample_at(&p, 104 * SEC, 9000);
+        assert_int_equal(pacer_limit(&p, 1, 100000, &w), -ENODATA);
+        assert_int_equal(w, 7);
+        /* 5 s of history at the rate: the rate. */
+        pacer_sample_at(&p, 105 * SEC, 10000);
+        assert_int_equal(pacer_limit(&p, 1, 100000, &w), 0);
+        assert_int_equal(w, 1000);
+        /* Within the band. */
+        assert_int_equal(pacer_limit(&p, 1500, 100000, &w), 0);
+        assert_int_equal(w, 1500);
+        /* A position behind the last: a new operation; the history and the pacing start again. */
+        pacer_sample_at(&p, 106 * SEC, 20);
+        assert_int_equal(p.n, 1);
+        assert_int_equal(p.rate, 0);
+        assert_int_equal(pacer_limit(&p, 1, 100000, &w), -ENODATA);
+        /* The ring keeps the last PACER_SAMPLES; the reference is 30 s back. */
+        for (unsigned s = 0; s < 2 * PACER_SAMPLES; s++)
+                pacer_sample_at(&p, (200 + s) * SEC, 1000ull * s);
+        assert_int_equal(p.n, PACER_SAMPLES);
+        pacer_start(&p, 1000);
+        assert_int_equal(pacer_limit(&p, 1, 100000, &w), 0);
+        assert_int_equal(w, 1000);
+        pacer_stop(&p);
+        assert_int_equal(pacer_limit(&p, 1, 100000, &w), -ENODATA);
+        /* A band narrower than a quarter to four times: the caller's limits win. */
+        {
+                uint64_t l, h;
+
+                pacer_band(1000, 2000, 3000, &l, &h);
+                assert_int_equal(l, 2000);
+                assert_int_equal(h, 3000);
+                pacer_band(1000, 5000, 3000, &l, &h);
+                assert_int_equal(l, 5000);
+                assert_int_equal(h, 5000);
+        }
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_step_down),
+                cmocka_unit_test(test_disks_cannot_keep_up),
+                cmocka_unit_test(test_history),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
