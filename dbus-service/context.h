@@ -16,6 +16,7 @@
 #include "governor.h"
 #include "journal.h"
 #include "loop.h"
+#include "mdstat.h"
 #include "report.h"
 #include "wakeup.h"
 #include "root.h"
@@ -122,6 +123,8 @@ typedef struct context {
         loop loop;
 
         md_array_set arrays;     /* the last successful read */
+        md_mdstat mdstat;        /* /proc/mdstat, read while a governor follows a boost */
+        bool mdstat_ok;          /* this poll's read of it worked */
         uint64_t refreshed_usec; /* CLOCK_MONOTONIC time of that read */
         wakeup_set wakeup;       /* the files md wakes the service with */
         unsigned settle_reads;   /* reads still to make soon after a notification */

@@ -34,11 +34,11 @@ governor_state governor_state_from_string(const char *s) {
 }
 
 bool governor_writes_floor(governor_action a) {
-        return a == GOVERNOR_FIT || a == GOVERNOR_LEARN || a == GOVERNOR_STEER;
+        return a == GOVERNOR_FIT || a == GOVERNOR_LEARN || a == GOVERNOR_STEER || a == GOVERNOR_PACE;
 }
 
 bool governor_writes_ceiling(governor_action a) {
-        return a == GOVERNOR_LEARN || a == GOVERNOR_STEER || a == GOVERNOR_LIFT;
+        return a == GOVERNOR_LEARN || a == GOVERNOR_STEER || a == GOVERNOR_LIFT || a == GOVERNOR_PACE;
 }
 
 bool governor_writes_depth(const governor_decision *d) {
@@ -247,12 +247,14 @@ static uint64_t span_latency_us(const md_array *a, const governor_clock *clock) 
                                    a->io_wait_ms.value - clock->span_wait_ms);
 }
 
-/* Whether the kernel's limit @t is still the boost's own (or, after a crash mid-write, the one it replaced). */
+/*
+ * Whether the kernel's limit @t is still the boost's own (or, after a crash
+ * mid-write, the one it replaced, or one the governor paced).
+ */
 static bool limit_ours(const md_array *a, const journal_entry *e, md_tunable t) {
         if (e->written[t].kind == MD_V_ABSENT || a->tunables[t].kind == MD_V_ABSENT)
                 return true;
-        return journal_tval_equal(&a->tunables[t], &e->written[t]) ||
-               (e->earlier[t].kind != MD_V_ABSENT && journal_tval_equal(&a->tunables[t], &e->earlier[t]));
+        return journal_entry_wrote(e, t, &a->tunables[t]);
 }
 
 /* The ceiling the rebuild gets while the users are quiet: the boost's own, as it was before the first hold. */
@@ -291,10 +293,21 @@ uint64_t governor_target(uint64_t baseline, unsigned share) {
         return baseline / 100 * share;
 }
 
+/*
+ * Floor and ceiling at one @rate: from now on the pacer holds the rebuild
+ * to it, with values in a band around it that the journal records.
+ */
+static void pace_from(const md_array *a, const journal_entry *e, governor_clock *clock, uint64_t rate,
+                      governor_decision *d) {
+        pacer_band(rate, held_rate(e), lift_ceiling(a, e).value, &d->pace_low, &d->pace_high);
+        pacer_start(&clock->pacer, rate);
+}
+
 /* STEER to @rate, carrying what the governor measured for the log. */
-static void steer(const md_array *a, const journal_entry *e, const governor_clock *clock, unsigned share, uint64_t rate,
+static void steer(const md_array *a, const journal_entry *e, governor_clock *clock, unsigned share, uint64_t rate,
                   governor_decision *d) {
         set_rate(a, e, GOVERNOR_STEER, rate, d);
+        pace_from(a, e, clock, rate, d);
         d->baseline_kibs = clock->baseline_kibs;
         d->users_kibs = clock->users_kibs;
         d->target_kibs = governor_target(clock->baseline_kibs, share);
@@ -322,13 +335,16 @@ static uint64_t depth_high(const md_array *a, const journal_entry *e) {
  * @rate. Pacing (and always before 6.16) floor and ceiling are @rate, as for
  * a share; the depth stays as it is.
  */
-static void steer_bound(const md_array *a, const journal_entry *e, const governor_clock *clock, unsigned bound_ms,
+static void steer_bound(const md_array *a, const journal_entry *e, governor_clock *clock, unsigned bound_ms,
                         uint64_t rate, uint64_t depth, governor_decision *d) {
         set_rate(a, e, GOVERNOR_STEER, rate, d);
         if (depth && !clock->pacing) {
                 d->floor = (md_tval){ .kind = MD_V_LOCAL, .value = held_rate(e) };
                 d->depth = (md_tval){ .kind = MD_V_LOCAL, .value = depth };
                 d->replaced_depth = a->tunables[MD_T_SYNC_IO_DEPTH];
+                pacer_stop(&clock->pacer);
+        } else {
+                pace_from(a, e, clock, rate, d);
         }
         d->latency_us = clock->latency_us;
         d->bound_ms = bound_ms;
@@ -444,19 +460,24 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                         return;
                 }
                 if (clock->span_usec == 0) {
-                        /* After a restart: the rung is what the kernel has. */
-                        clock->rate_kibs = md_tval_has_number(&a->tunables[MD_T_SYNC_SPEED_MAX])
-                                                   ? a->tunables[MD_T_SYNC_SPEED_MAX].value
+                        /*
+                         * After a restart: the rung is what the boost last
+                         * wrote (the kernel may hold a paced value near it).
+                         */
+                        clock->rate_kibs = md_tval_has_number(&e->written[MD_T_SYNC_SPEED_MAX])
+                                                   ? e->written[MD_T_SYNC_SPEED_MAX].value
                                                    : high;
                         clock->depth = dh && md_tval_has_number(&a->tunables[MD_T_SYNC_IO_DEPTH])
                                                ? a->tunables[MD_T_SYNC_IO_DEPTH].value
                                                : dh;
                         /* Floor and ceiling at one rate above the original floor: pacing. */
-                        clock->pacing = !dh || (journal_tval_equal(&a->tunables[MD_T_SYNC_SPEED_MIN],
-                                                                   &a->tunables[MD_T_SYNC_SPEED_MAX]) &&
-                                                md_tval_has_number(&a->tunables[MD_T_SYNC_SPEED_MIN]) &&
-                                                a->tunables[MD_T_SYNC_SPEED_MIN].value > held_rate(e));
+                        clock->pacing = !dh || (journal_tval_equal(&e->written[MD_T_SYNC_SPEED_MIN],
+                                                                   &e->written[MD_T_SYNC_SPEED_MAX]) &&
+                                                md_tval_has_number(&e->written[MD_T_SYNC_SPEED_MIN]) &&
+                                                e->written[MD_T_SYNC_SPEED_MIN].value > held_rate(e));
                         clock->yield_kibs = 0; /* not known: pacing comes down by rate alone */
+                        if (clock->pacing && e->pace_high)
+                                pacer_start(&clock->pacer, clock->rate_kibs);
                         span_start(a, clock, now);
                         return;
                 }
@@ -621,6 +642,31 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
 }
 
 /*
+ * Steering at one rate, between the steps that move it: floor and ceiling
+ * to the value that holds the rebuild to that rate steadily (pacer.h), when
+ * it differs from what md has. Only within the band the journal holds for
+ * the rate, whose values the boost counts as its own.
+ */
+static void pace(const md_array *a, const journal_entry *e, governor_clock *clock, governor_decision *d) {
+        const md_tval *floor = &a->tunables[MD_T_SYNC_SPEED_MIN], *ceiling = &a->tunables[MD_T_SYNC_SPEED_MAX];
+        uint64_t w;
+
+        if (e->pace_high == 0 || pacer_limit(&clock->pacer, e->pace_low, e->pace_high, &w) < 0)
+                return;
+        if (!limit_ours(a, e, MD_T_SYNC_SPEED_MIN) || !limit_ours(a, e, MD_T_SYNC_SPEED_MAX))
+                return; /* an administrator's: the next step stops */
+        if (floor->kind == MD_V_LOCAL && floor->value == w && ceiling->kind == MD_V_LOCAL && ceiling->value == w)
+                return;
+        d->action = GOVERNOR_PACE;
+        d->next = GOVERNOR_STEERING;
+        d->value = d->floor = (md_tval){ .kind = MD_V_LOCAL, .value = w };
+        d->replaced = *ceiling;
+        d->replaced_floor = *floor;
+        d->pace_low = e->pace_low;
+        d->pace_high = e->pace_high;
+}
+
+/*
  * The fit runs the rebuild at fast's floor for md's averaging span, and
  * below its floor md never yields: users already busy get next to nothing
  * for that half minute. It is also the one time the rebuild runs with
@@ -649,6 +695,8 @@ void governor_step(const profile_settings *s, const md_array *a, const journal_e
         *ret = (governor_decision){ .action = GOVERNOR_WAIT, .next = e->fit };
         if (a->sync_action == MD_SYNC_FROZEN)
                 return;
+        if (clock->position_known)
+                pacer_sample_at(&clock->pacer, now, clock->position_kib);
         switch (e->fit) {
         case GOVERNOR_FITTING:
                 if (!users_end_fit(s, a, e, clock, now, ret))
@@ -662,6 +710,10 @@ void governor_step(const profile_settings *s, const md_array *a, const journal_e
         default:
                 break;
         }
+        if (ret->action == GOVERNOR_WAIT && e->fit == GOVERNOR_STEERING)
+                pace(a, e, clock, ret);
+        else if (ret->action != GOVERNOR_WAIT && ret->action != GOVERNOR_STEER)
+                pacer_stop(&clock->pacer);
 }
 
 void governor_explain(const profile_settings *s, governor_state st, const governor_clock *clock, unsigned share,
@@ -716,6 +768,13 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "The rebuild runs at %" PRIu64 " KiB/s; what the users get alone is measured "
                                  "again shortly.",
                                  rate);
+                if (clock && clock->pacer.rate) {
+                        size_t len = strlen(buf);
+
+                        snprintf(buf + len, size > len ? size - len : 0,
+                                 " md is paced to it second by second (floor and ceiling move around it), so it does "
+                                 "not catch up on its 30-s average in bursts.");
+                }
                 break;
         case GOVERNOR_DONE:
                 snprintf(buf, size,

@@ -37,9 +37,13 @@
  *             is their baseline: STEER -> STEERING at a first rate; users
  *             quiet for quiet_ms: LIFT -> FREE
  *   STEERING  floor and ceiling are one rate, which md keeps on average
- *             over its last 30 s (after a step down, in bursts: governor.c);
- *             every step_ms the users' throughput is compared with their
- *             share of the baseline and the rate moves down or up (STEER);
+ *             over its last 30 s (after a step down, in bursts: pacer.h);
+ *             where the caller knows the operation's live position, every
+ *             poll writes both to the value that holds the rebuild to that
+ *             rate steadily (PACE, within a band the journal records, no
+ *             journal save); every step_ms the users' throughput is
+ *             compared with their share of the baseline and the rate moves
+ *             down or up (STEER);
  *             every relearn_ms the baseline is learnt again (LEARN); users
  *             quiet for quiet_ms: LIFT -> FREE. With a latency bound the
  *             users' latency is compared with the bound instead, nothing is
@@ -58,6 +62,7 @@
 #include <stdint.h>
 
 #include "array.h"
+#include "pacer.h"
 #include "profiles.h"
 
 /* The largest latency bound a boost or the configuration may state, ms. */
@@ -107,6 +112,10 @@ typedef struct governor_clock {
          * operation or an earlier one of its kind on the array), so busy users need not wait for
          * the fit to measure it. */
         bool rate_known;
+        /* Set by the caller every poll: the operation's live position (/proc/mdstat), KiB, when known. */
+        bool position_known;
+        uint64_t position_kib;
+        pacer pacer; /* the positions seen, and the line it paces to while steering at floor = ceiling */
 } governor_clock;
 
 typedef enum governor_action {
@@ -117,6 +126,7 @@ typedef enum governor_action {
         GOVERNOR_STEER, /* write @value to sync_speed_min and sync_speed_max: the rebuild's rate */
         GOVERNOR_LIFT,  /* write @value (the boost's ceiling) to sync_speed_max */
         GOVERNOR_STOP,  /* an administrator changed a limit: following ends, nothing is written */
+        GOVERNOR_PACE,  /* write @value to sync_speed_min and sync_speed_max, within the entry's pace band */
         _GOVERNOR_ACTION_MAX,
 } governor_action;
 
@@ -137,6 +147,9 @@ typedef struct governor_decision {
         uint64_t target_kibs;   /* STEER: what they are to keep */
         uint64_t latency_us;    /* STEER with a bound: the users' estimated 99th percentile, µs; 0: not measured */
         unsigned bound_ms;      /* STEER with a bound: the bound */
+        /* Every action that writes a limit: the band paced values keep to from now on (journal "paced"),
+         * 0, 0 when the rebuild is not paced. */
+        uint64_t pace_low, pace_high;
 } governor_decision;
 
 /* Whether @a writes sync_speed_min, sync_speed_max; whether @d writes sync_io_depth. */

@@ -25,6 +25,15 @@ bool journal_tval_equal(const md_tval *a, const md_tval *b) {
         return true;
 }
 
+bool journal_entry_wrote(const journal_entry *e, md_tunable t, const md_tval *now) {
+        if (journal_tval_equal(now, &e->written[t]))
+                return true;
+        if (e->earlier[t].kind != MD_V_ABSENT && journal_tval_equal(now, &e->earlier[t]))
+                return true;
+        return (t == MD_T_SYNC_SPEED_MIN || t == MD_T_SYNC_SPEED_MAX) && e->pace_high != 0 && now->kind == MD_V_LOCAL &&
+               now->value >= e->pace_low && now->value <= e->pace_high;
+}
+
 journal_entry *journal_find(journal *j, const char *uuid) {
         for (unsigned i = 0; i < j->n; i++)
                 if (strcmp(j->entries[i].uuid, uuid) == 0)
@@ -139,6 +148,26 @@ static int parse_ceiling(json_object *o, md_tval *ret, char *why) {
         return 0;
 }
 
+/* "paced": {"low": N, "high": N}, 0 < low <= high, KiB/s; absent: 0, 0. */
+static int parse_paced(json_object *o, uint64_t *ret_low, uint64_t *ret_high, char *why) {
+        json_object *v, *low, *high;
+        int64_t l, h;
+
+        if (!json_object_object_get_ex(o, "paced", &v))
+                return 0;
+        if (!json_object_is_type(v, json_type_object) || !json_object_object_get_ex(v, "low", &low) ||
+            !json_object_object_get_ex(v, "high", &high) || !json_object_is_type(low, json_type_int) ||
+            !json_object_is_type(high, json_type_int))
+                return REJECT(why, "\"paced\" is not {\"low\": N, \"high\": N}");
+        l = json_object_get_int64(low);
+        h = json_object_get_int64(high);
+        if (l <= 0 || h < l || md_tunable_check(MD_T_SYNC_SPEED_MAX, (uint64_t)h) < 0)
+                return REJECT(why, "\"paced\" is no band of limits md takes");
+        *ret_low = (uint64_t)l;
+        *ret_high = (uint64_t)h;
+        return 0;
+}
+
 static int parse_entry(const char *uuid, json_object *o, journal_entry *ret, char *why) {
         journal_entry e = {};
         char fit[JOURNAL_WORD_MAX] = "";
@@ -189,6 +218,8 @@ static int parse_entry(const char *uuid, json_object *o, journal_entry *ret, cha
                 return REJECT(why, "\"users_share\" and \"users_latency_ms\" exclude each other");
         if (r == 0)
                 r = parse_ceiling(o, &e.lift_ceiling, why);
+        if (r == 0)
+                r = parse_paced(o, &e.pace_low, &e.pace_high, why);
         if (r < 0)
                 return r;
         *ret = e;
@@ -318,6 +349,15 @@ static json_object *format_entry(const journal_entry *e) {
 
                 if (md_tval_format(&e->lift_ceiling, text, sizeof(text)) == 0)
                         json_object_object_add(o, "ceiling", json_object_new_string(text));
+        }
+        if (e->pace_high) {
+                json_object *band = json_object_new_object();
+
+                if (!band)
+                        return NULL;
+                json_object_object_add(band, "low", json_object_new_int64((int64_t)e->pace_low));
+                json_object_object_add(band, "high", json_object_new_int64((int64_t)e->pace_high));
+                json_object_object_add(o, "paced", band);
         }
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++)
                 if (e->earlier[t].kind != MD_V_ABSENT) {

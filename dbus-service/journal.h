@@ -18,7 +18,9 @@
  * "users_share" the share the users keep when the Boost said one, or
  * "users_latency_ms" the latency bound it said instead, and
  * "ceiling" the boost's own ceiling once the governor first held the rebuild
- * back; "policy" the policy's rule that made the boost (policy.h's class
+ * back; "paced" ({"low": N, "high": N}, KiB/s) the band within which the
+ * governor writes floor and ceiling every poll while it paces the rebuild,
+ * values that are the boost's own without being saved one by one; "policy" the policy's rule that made the boost (policy.h's class
  * words), absent for an administrator's. A value a later
  * write replaced moves to "earlier": one the boost wrote too (or the ceiling
  * it left in place), which Restore still counts as its own. The journal
@@ -59,6 +61,9 @@ typedef struct journal_entry {
         unsigned users_share; /* the share of their throughput the users keep while steering; 0: the configuration's */
         unsigned users_latency_ms; /* the users' 99th percentile latency bound instead, ms; 0: not given */
         md_tval lift_ceiling;      /* the ceiling the rebuild gets while the users are quiet, once steering held it */
+        /* While the governor paces (pacer.h): the values it writes to floor and ceiling every poll without a
+         * journal save, KiB/s, both in [pace_low, pace_high]; 0, 0 when it does not. */
+        uint64_t pace_low, pace_high;
         char policy[JOURNAL_WORD_MAX]; /* the policy's class that boosted it ("rebuild", "check", "escalate"), "" */
 } journal_entry;
 
@@ -139,3 +144,11 @@ void journal_free(journal *j);
 
 /* Originals and written values as tval equality: same kind, same number. */
 bool journal_tval_equal(const md_tval *a, const md_tval *b);
+
+/*
+ * Whether @now, what the kernel has for @t, is the boost @e's own: what it
+ * wrote, what a later write of its replaced ("earlier"), or for floor and
+ * ceiling a value the governor paces within the band (local, in
+ * [pace_low, pace_high]).
+ */
+bool journal_entry_wrote(const journal_entry *e, md_tunable t, const md_tval *now);

@@ -292,6 +292,7 @@ static void context_close(context *c) {
         journal_free(&c->journal);
         journal_free(&c->settings);
         md_array_set_free(&c->arrays);
+        md_mdstat_free(&c->mdstat);
         if (c->state_fd >= 0)
                 close(c->state_fd);
         if (c->settings_fd >= 0)

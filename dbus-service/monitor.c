@@ -518,6 +518,25 @@ static bool rate_known(const context *c, const md_array *a) {
         return in.whole_kibs != 0;
 }
 
+/*
+ * The running operation's live position for the governor's pacer: mdstat's,
+ * as sysfs' sync_completed moves only at md's checkpoints.
+ */
+static void operation_position(const context *c, const md_array *a, governor_clock *clock) {
+        const md_mdstat_entry *m = c->mdstat_ok ? md_mdstat_find(c->mdstat.entries, c->mdstat.n, a->name) : NULL;
+
+        clock->position_known = m && m->op >= MD_MDSTAT_RESYNC && m->op <= MD_MDSTAT_RESHAPE;
+        clock->position_kib = clock->position_known ? m->done_kib : 0;
+}
+
+/* Whether a boost's governor may steer, and so pace: it then needs the operation's position. */
+static bool governed(const journal *j) {
+        for (unsigned i = 0; i < j->n; i++)
+                if (j->entries[i].fit >= GOVERNOR_FITTING && j->entries[i].fit <= GOVERNOR_STEERING)
+                        return true;
+        return false;
+}
+
 /* Follows one boost: drop it if its array is gone, arm it, govern it, or restore it when its operation ended. */
 static bool follow_boost(context *c, const char *uuid) {
         journal_entry *e = journal_find(&c->journal, uuid);
@@ -552,6 +571,7 @@ static bool follow_boost(context *c, const char *uuid) {
                 /* Only the fit asks, and it lasts half a minute: no look through the reports on every poll. */
                 if (e->fit == GOVERNOR_FITTING)
                         w->governor.rate_known = rate_known(c, a);
+                operation_position(c, a, &w->governor);
                 governor_step(&c->cfg.profiles, a, e, &w->governor, loop_now_usec(), &d);
                 return service_govern(c, a, e, &d);
         }
@@ -577,6 +597,7 @@ static void follow_boosts(context *c) {
 
         if (n == 0)
                 return;
+        c->mdstat_ok = governed(&c->journal) && md_read_mdstat(&c->root, &c->mdstat) == 0;
         /* The journal changes under follow_boost: walk a copy of its keys. */
         uuids = calloc(n, sizeof(*uuids));
         if (!uuids)

@@ -35,11 +35,11 @@
 
 #include <stdint.h>
 
-#define PACER_SAMPLES 48 /* more than PACER_WINDOW_USEC of 1 s polls */
-#define PACER_MARK_MIN_USEC (30ull * 1000000ull) /* md's oldest mark is at least this far back */
-#define PACER_WINDOW_USEC (34ull * 1000000ull)   /* and at most this far, a late mark included */
-#define PACER_AHEAD_USEC (1ull * 1000000ull)   /* where the next W aims: the next poll */
-#define PACER_SLACK_USEC (3ull * 1000000ull)   /* how far the line may lead or trail, at R */
+#define PACER_SAMPLES 48                           /* more than PACER_WINDOW_USEC of 1 s polls */
+#define PACER_MARK_MIN_USEC (30ull * 1000000ull)   /* md's oldest mark is at least this far back */
+#define PACER_WINDOW_USEC (34ull * 1000000ull)     /* and at most this far, a late mark included */
+#define PACER_AHEAD_USEC (1ull * 1000000ull)       /* where the next W aims: the next poll */
+#define PACER_SLACK_USEC (3ull * 1000000ull)       /* how far the line may lead or trail, at R */
 #define PACER_HISTORY_MIN_USEC (5ull * 1000000ull) /* less history than this: no W yet */
 
 typedef struct pacer_sample {
@@ -49,9 +49,9 @@ typedef struct pacer_sample {
 
 typedef struct pacer {
         pacer_sample ring[PACER_SAMPLES];
-        unsigned n;    /* valid samples */
-        unsigned next; /* where the next sample goes */
-        uint64_t rate; /* KiB/s the line rises at; 0: not pacing */
+        unsigned n;                   /* valid samples */
+        unsigned next;                /* where the next sample goes */
+        uint64_t rate;                /* KiB/s the line rises at; 0: not pacing */
         uint64_t line_usec, line_kib; /* a point on the line */
 } pacer;
 

@@ -34,14 +34,12 @@ int restore_plan_compute(const journal_entry *e, const md_tval current[_MD_T_ARR
         for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
                 md_tunable t = order[i];
                 const md_tval *orig = &e->originals[t], *wrote = &e->written[t], *now = &current[t];
-                const md_tval *before = &e->earlier[t];
 
                 if (orig->kind == MD_V_ABSENT || now->kind == MD_V_ABSENT)
                         continue;
                 if (journal_tval_equal(now, orig))
                         continue;
-                if (wrote->kind != MD_V_ABSENT && !journal_tval_equal(now, wrote) &&
-                    !(before->kind != MD_V_ABSENT && journal_tval_equal(now, before))) {
+                if (wrote->kind != MD_V_ABSENT && !journal_entry_wrote(e, t, now)) {
                         p.conflicts[p.n_conflicts++] =
                                 (restore_conflict){ .tunable = t, .written = *wrote, .current = *now };
                         continue;

@@ -507,11 +507,10 @@ static void log_governed(const context *c, const md_array *a, const journal_entr
                                  d->bound_ms);
                 else
                         log_info("%s: the users get %" PRIu64 " KiB/s of the %" PRIu64 " KiB/s they get alone, their "
-                                 "share is %u %% (%" PRIu64 " KiB/s); the rebuild's rate goes from %" PRIu64
-                                 " to %s KiB/s",
+                                 "share is %u %% (%" PRIu64 " KiB/s); the rebuild's rate goes from %s to %s KiB/s",
                                  a->name, d->users_kibs, d->baseline_kibs,
-                                 e->users_share ? e->users_share : c->cfg.profiles.users_share, d->target_kibs,
-                                 d->replaced_floor.value, ch->new_text);
+                                 e->users_share ? e->users_share : c->cfg.profiles.users_share, d->target_kibs, ch->old,
+                                 ch->new_text);
                 break;
         default:
                 log_info("%s: the array's users have been quiet for %" PRIu64 " s; the rebuild may run faster "
@@ -527,6 +526,32 @@ static const char *const governed_audit[_GOVERNOR_ACTION_MAX] = {
         [GOVERNOR_STEER] = "steer",
         [GOVERNOR_LIFT] = "lift",
 };
+
+/*
+ * Pacing: floor and ceiling to @d's value every poll or so. The journal is
+ * not saved: the value is within the band it holds, which counts as the
+ * boost's own for Restore and for the governor. A write that fails ends the
+ * governor and leaves the limits as they are (still the boost's own).
+ */
+static bool pace_write(context *c, const md_array *a, journal_entry *e, const governor_decision *d) {
+        static const md_tunable ts[] = { MD_T_SYNC_SPEED_MIN, MD_T_SYNC_SPEED_MAX };
+        char text[64];
+        md_tval back;
+        int r = 0;
+
+        if (e->pace_high == 0 || d->value.value < e->pace_low || d->value.value > e->pace_high ||
+            md_tunable_restore_text(MD_T_SYNC_SPEED_MIN, &d->value, text, sizeof(text)) < 0)
+                return false;
+        for (size_t i = 0; r == 0 && i < sizeof(ts) / sizeof(ts[0]); i++)
+                r = md_tunable_write(&c->root, a->name, ts[i], text, &back);
+        if (r >= 0)
+                return false;
+        log_warning("%s: could not write the governor's paced rate %s KiB/s: %s; the governor stops and the limits "
+                    "stay as they are",
+                    a->name, text, strerror(-r));
+        e->fit = GOVERNOR_DONE;
+        return true;
+}
 
 bool service_govern(context *c, const md_array *a, journal_entry *e, const governor_decision *d) {
         const journal_entry saved = *e;
@@ -549,6 +574,8 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
                          a->name);
                 e->fit = d->next;
                 return true;
+        case GOVERNOR_PACE:
+                return pace_write(c, a, e, d);
         default:
                 break;
         }
@@ -565,9 +592,15 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
                                                                                                : &d->value;
 
                 chs[i] = (change){ .name = md_tunable_get(t)->name };
-                /* The value the kernel has now: the boost's own, as the governor checked. */
-                service_tval_text(d->action == GOVERNOR_FIT ? &e->written[t] : &a->tunables[t], chs[i].old,
-                                  sizeof(chs[i].old));
+                /*
+                 * The value the kernel has now: the boost's own, as the
+                 * governor checked; while paced, the rate it paces to.
+                 */
+                service_tval_text(d->action == GOVERNOR_FIT ||
+                                                  (saved.pace_high && journal_entry_wrote(&saved, t, &a->tunables[t]))
+                                          ? &e->written[t]
+                                          : &a->tunables[t],
+                                  chs[i].old, sizeof(chs[i].old));
                 /* A number or "system"; a decision without a value for a tunable it writes writes nothing. */
                 if (md_tunable_restore_text(t, value, texts[i], sizeof(texts[i])) < 0) {
                         log_warning("%s: the governor has no value to write to %s; it stops and the limits stay as "
@@ -588,6 +621,11 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
         if (e->lift_ceiling.kind == MD_V_ABSENT && d->lift.kind != MD_V_ABSENT)
                 e->lift_ceiling = d->lift;
         e->fit = d->next;
+        /* A floor paced last stays while the ceiling is lifted: its band with it. */
+        if (d->pace_high || governor_writes_floor(d->action)) {
+                e->pace_low = d->pace_low;
+                e->pace_high = d->pace_high;
+        }
         r = write_ahead(c, a, e, &saved, ts, texts, n);
         if (r < 0) {
                 log_warning("%s: could not write the governor's %s: %s; the governor stops and the limits stay as "

@@ -82,6 +82,16 @@ static void boosted(md_array *a, journal_entry *e) {
 
 /* What service_govern does with a decision whose writes succeed. */
 static void apply(md_array *a, journal_entry *e, const governor_decision *d) {
+        if (d->action == GOVERNOR_PACE) {
+                /* The kernel only: the journal's band already holds the value. */
+                assert_true(d->value.value >= e->pace_low && d->value.value <= e->pace_high);
+                a->tunables[MD_T_SYNC_SPEED_MIN] = a->tunables[MD_T_SYNC_SPEED_MAX] = d->value;
+                return;
+        }
+        if (d->pace_high || governor_writes_floor(d->action)) {
+                e->pace_low = d->pace_low;
+                e->pace_high = d->pace_high;
+        }
         if (governor_writes_floor(d->action)) {
                 const md_tunable t = MD_T_SYNC_SPEED_MIN;
 
@@ -454,6 +464,119 @@ static void test_learn_steer_lift(void **state) {
         poll_at(&s, &a, &e, &clock, &last, 500, 0, &d);
         poll_at(&s, &a, &e, &clock, &last, 501, 8000, &d);
         assert_int_equal(d.action, GOVERNOR_LEARN);
+}
+
+/*
+ * One poll @t with the users at @kibs and the rebuild @moved KiB further
+ * on, as /proc/mdstat shows it.
+ */
+static void poll_moved(const profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                       uint64_t t, uint64_t kibs, uint64_t moved, governor_decision *d) {
+        clock->position_known = true;
+        clock->position_kib += moved;
+        poll_at(s, a, e, clock, last, t, kibs, d);
+}
+
+/*
+ * Steering at one rate with the rebuild's position known: between the
+ * steps floor and ceiling move to what holds md to the rate (PACE), within
+ * the band the STEER recorded, which the governor still counts as its own.
+ * Learning and lifting pace nothing.
+ */
+static void test_pacing(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t, paced = 0;
+        md_array a;
+
+        (void)state;
+        s.quiet_ms = 30000;
+        boosted(&a, &e);
+        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_FIT);
+        apply(&a, &e, &d);
+        assert_int_equal(e.pace_high, 0);
+        /* The rebuild at 20 MB/s, then held back while the users (10 MiB/s) are learnt: no pacing. */
+        for (t = 101; t < 103; t++)
+                poll_moved(&s, &a, &e, &clock, &last, t, 0, 20000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 103, 10240, 20000, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        assert_int_equal(d.pace_high, 0);
+        apply(&a, &e, &d);
+        for (t = 104; t < 113; t++) {
+                poll_moved(&s, &a, &e, &clock, &last, t, 10240, 1000, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        poll_moved(&s, &a, &e, &clock, &last, 113, 10240, 1000, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 8000);
+        /* A quarter to four times the rate: the band paced values keep to. */
+        assert_int_equal(d.pace_low, 2000);
+        assert_int_equal(d.pace_high, 32000);
+        apply(&a, &e, &d);
+        /*
+         * md makes up its average of 1000 KiB/s at the disks' speed (20 MB/s)
+         * unless paced: the first poll has it past the line, so floor and
+         * ceiling come down below the rate: (70000 + 2 * 8000 - 20000) KiB
+         * since the oldest position, 14 s before the next poll.
+         */
+        poll_moved(&s, &a, &e, &clock, &last, 114, 5100, 20000, &d);
+        assert_int_equal(d.action, GOVERNOR_PACE);
+        assert_int_equal(d.next, GOVERNOR_STEERING);
+        assert_int_equal(d.value.value, 66000 / 14);
+        assert_int_equal(d.floor.value, 66000 / 14);
+        paced = d.value.value;
+        apply(&a, &e, &d);
+        /* Stalled while the line moves on: floor and ceiling go up every poll, never past the band. */
+        for (t = 115; t < 118; t++) {
+                poll_moved(&s, &a, &e, &clock, &last, t, 5100, 0, &d);
+                assert_int_equal(d.action, GOVERNOR_PACE);
+                assert_true(d.value.value > paced);
+                paced = d.value.value;
+                apply(&a, &e, &d);
+        }
+        assert_true(paced > 66000 / 14 && paced <= 32000);
+        /* Asked again at once: md has that value already, nothing to write. */
+        poll_moved(&s, &a, &e, &clock, &last, 117, 5100, 0, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        /* The step still runs (users within their share: the rate stays), paced values are the boost's own. */
+        poll_moved(&s, &a, &e, &clock, &last, 118, 5100, 8000, &d);
+        assert_int_not_equal(d.action, GOVERNOR_STOP);
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
+        /* An administrator's value outside the band ends it. */
+        a.tunables[MD_T_SYNC_SPEED_MAX] = loc(50000);
+        poll_moved(&s, &a, &e, &clock, &last, 119, 5100, 8000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 120, 5100, 8000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 121, 5100, 8000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 122, 5100, 8000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 123, 5100, 8000, &d);
+        assert_int_equal(d.action, GOVERNOR_STOP);
+
+        /* Quiet users: the ceiling is lifted; the floor stays as paced last, and its band with it. */
+        boosted(&a, &e);
+        e.fit = GOVERNOR_STEERING;
+        e.written[MD_T_SYNC_SPEED_MIN] = e.written[MD_T_SYNC_SPEED_MAX] = loc(8000);
+        e.pace_low = 2000;
+        e.pace_high = 32000;
+        e.lift_ceiling = loc(200000);
+        a.tunables[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MAX] = loc(6500);
+        clock = (governor_clock){};
+        last = 0;
+        for (t = 1; t < 40 && d.action != GOVERNOR_LIFT; t++)
+                poll_moved(&s, &a, &e, &clock, &last, t, 0, 8000, &d);
+        assert_int_equal(d.action, GOVERNOR_LIFT);
+        assert_int_equal(d.pace_high, 0);
+        apply(&a, &e, &d);
+        assert_int_equal(e.pace_high, 32000);
+        assert_int_equal(a.tunables[MD_T_SYNC_SPEED_MAX].value, 200000);
+        /* Busy again: held back to learn, both limits written, no band any more. */
+        for (t = 100; t < 110 && d.action != GOVERNOR_LEARN; t++)
+                poll_moved(&s, &a, &e, &clock, &last, t, 10240, 8000, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        assert_int_equal(e.pace_high, 0);
 }
 
 /* While steering, the baseline is learnt again every relearn_ms; a share given with the boost counts. */
@@ -847,6 +970,15 @@ static void test_explain(void **state) {
                                  "requests in flight.");
         governor_explain(&s, GOVERNOR_FREE, NULL, 50, 40, 16000, 0, buf, sizeof(buf));
         assert_non_null(strstr(buf, "their requests' 99th percentile stays under 40 ms"));
+        /* Paced: said so. */
+        clock.latency_us = 0;
+        pacer_sample_at(&clock.pacer, 5 * SEC, 1000);
+        pacer_start(&clock.pacer, 5600);
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, buf, sizeof(buf));
+        assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
+                                 "(5100 KiB/s). The rebuild runs at 5600 KiB/s. md is paced to it second by second "
+                                 "(floor and ceiling move around it), so it does not catch up on its 30-s average in "
+                                 "bursts.");
 }
 
 int main(void) {
@@ -861,6 +993,7 @@ int main(void) {
                 cmocka_unit_test(test_busy_users_end_fit),
                 cmocka_unit_test(test_next_rate),
                 cmocka_unit_test(test_learn_steer_lift),
+                cmocka_unit_test(test_pacing),
                 cmocka_unit_test(test_relearn_and_share),
                 cmocka_unit_test(test_admin_limit_stops),
                 cmocka_unit_test(test_steering_after_restart),

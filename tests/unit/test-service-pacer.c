@@ -28,7 +28,7 @@ typedef struct md_model {
         uint64_t disks_kibs; /* what the disks give the rebuild when it runs */
         uint64_t mark_usec[MARKS];
         double mark_kib[MARKS];
-        unsigned last;       /* the newest mark */
+        unsigned last;        /* the newest mark */
         uint64_t oldest_usec; /* md's resync_mark */
         double oldest_kib;
         uint64_t asleep_until;

@@ -180,6 +180,49 @@ static void test_fitted_floor_is_the_boosts(void **state) {
         assert_int_equal(p.conflicts[0].written.value, 5652);
 }
 
+/*
+ * A paced rebuild: the governor writes floor and ceiling every poll within
+ * the band the journal holds, without saving each value. Any value in the
+ * band is the boost's own, either limit on its own (a crash between the two
+ * writes); one outside it, or not local, is an administrator's.
+ */
+static void test_paced_limits_are_the_boosts(void **state) {
+        journal_entry e = boosted();
+        md_tval now[_MD_T_ARRAY_MAX];
+        restore_plan p;
+
+        (void)state;
+        e.written[MD_T_SYNC_SPEED_MIN] = e.written[MD_T_SYNC_SPEED_MAX] = tv(MD_V_LOCAL, 8000);
+        e.pace_low = 2000;
+        e.pace_high = 32000;
+        as_boosted(&e, now);
+        now[MD_T_SYNC_SPEED_MIN] = now[MD_T_SYNC_SPEED_MAX] = tv(MD_V_LOCAL, 2000);
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
+        assert_int_equal(p.n_conflicts, 0);
+        assert_string_equal(write_of(&p, MD_T_SYNC_SPEED_MIN)->text, "system");
+        assert_string_equal(write_of(&p, MD_T_SYNC_SPEED_MAX)->text, "5000");
+
+        now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_LOCAL, 32000);
+        now[MD_T_SYNC_SPEED_MAX] = tv(MD_V_LOCAL, 9100);
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
+        assert_int_equal(p.n_conflicts, 0);
+        assert_int_equal(p.n_writes, 4);
+
+        now[MD_T_SYNC_SPEED_MIN] = tv(MD_V_LOCAL, 32001); /* above the band */
+        now[MD_T_SYNC_SPEED_MAX] = tv(MD_V_SYSTEM, 9100); /* the system's, not a local value */
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
+        assert_int_equal(p.n_conflicts, 2);
+        assert_null(write_of(&p, MD_T_SYNC_SPEED_MIN));
+        assert_null(write_of(&p, MD_T_SYNC_SPEED_MAX));
+
+        /* The band is for floor and ceiling only. */
+        now[MD_T_SYNC_SPEED_MIN] = now[MD_T_SYNC_SPEED_MAX] = tv(MD_V_LOCAL, 8000);
+        now[MD_T_STRIPE_CACHE_SIZE] = tv(MD_V_NUMBER, 4000);
+        assert_int_equal(restore_plan_compute(&e, now, false, &p), 0);
+        assert_int_equal(p.n_conflicts, 1);
+        assert_int_equal(p.conflicts[0].tunable, MD_T_STRIPE_CACHE_SIZE);
+}
+
 static void test_already_back_or_gone(void **state) {
         journal_entry e = boosted();
         md_tval now[_MD_T_ARRAY_MAX];
@@ -262,6 +305,7 @@ int main(void) {
                 cmocka_unit_test(test_sync_max_forgotten_once_idle),
                 cmocka_unit_test(test_admin_change_is_a_conflict),
                 cmocka_unit_test(test_fitted_floor_is_the_boosts),
+                cmocka_unit_test(test_paced_limits_are_the_boosts),
                 cmocka_unit_test(test_already_back_or_gone),
                 cmocka_unit_test(test_damaged_original),
                 cmocka_unit_test(test_wait_below),
