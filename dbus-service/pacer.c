@@ -52,7 +52,7 @@ static int64_t line_at(const pacer *p, uint64_t usec) {
 
 int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
         const pacer_sample *now;
-        uint64_t at, w = UINT64_MAX;
+        uint64_t at, ahead, w = UINT64_MAX;
         int64_t slack, lead;
 
         if (p->rate == 0 || p->n == 0)
@@ -73,11 +73,12 @@ int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
          * md runs while its progress since its oldest mark, over the time
          * since then, is at most W: it stops where the rebuild reaches
          * P(m) + W (t - m). Which of the samples 30 to 34 s back its mark
-         * is, is not known; the least W over them stops it at the line one
-         * poll ahead, or before, whichever it is. (Without that much
+         * is, is not known; the least W over them stops it at the line at
+         * the next poll, or before, whichever it is. (Without that much
          * history, the oldest sample.)
          */
-        at = now->usec + PACER_AHEAD_USEC;
+        ahead = p->n > 1 ? now->usec - sample(p, 1)->usec : PACER_AHEAD_USEC;
+        at = now->usec + (ahead == 0 ? PACER_AHEAD_USEC : ahead > PACER_AHEAD_MAX_USEC ? PACER_AHEAD_MAX_USEC : ahead);
         for (unsigned age = 0; age < p->n; age++) {
                 const pacer_sample *ref = sample(p, age);
                 uint64_t back = now->usec - ref->usec, v;

@@ -16,7 +16,8 @@
  *
  * The pacer draws a line from where the rebuild was when R was set, rising
  * at R, and every poll gives the rate W at which md's average reaches that
- * line one second from now. Which of the positions 30 to 34 s back md
+ * line at the next poll (as far ahead as the last two polls were apart, a
+ * second by default). Which of the positions 30 to 34 s back md
  * averages from is not known (a mark is taken at md's first look after
  * 3 s, which can be half a second late while it sleeps): W is the least of
  * theirs, so that md stops at the line or before it. With floor and ceiling
@@ -38,7 +39,8 @@
 #define PACER_SAMPLES 48                           /* more than PACER_WINDOW_USEC of 1 s polls */
 #define PACER_MARK_MIN_USEC (30ull * 1000000ull)   /* md's oldest mark is at least this far back */
 #define PACER_WINDOW_USEC (34ull * 1000000ull)     /* and at most this far, a late mark included */
-#define PACER_AHEAD_USEC (1ull * 1000000ull)       /* where the next W aims: the next poll */
+#define PACER_AHEAD_USEC (1ull * 1000000ull)       /* where W aims before two samples tell the poll's interval */
+#define PACER_AHEAD_MAX_USEC (5ull * 1000000ull)   /* and at most this far ahead */
 #define PACER_SLACK_USEC (3ull * 1000000ull)       /* how far the line may lead or trail, at R */
 #define PACER_HISTORY_MIN_USEC (5ull * 1000000ull) /* less history than this: no W yet */
 

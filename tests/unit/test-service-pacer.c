@@ -223,6 +223,16 @@ static void test_history(void **state) {
         assert_int_equal(w, 1000);
         pacer_stop(&p);
         assert_int_equal(pacer_limit(&p, 1, 100000, &w), -ENODATA);
+        /*
+         * Polls 3 s apart: W aims at the line 3 s ahead. Stalled at 5000 since
+         * 100 s, the line from 106 s at 1000 KiB/s: (8000 - 5000) / 9.
+         */
+        p = (pacer){};
+        for (unsigned s = 0; s < 3; s++)
+                pacer_sample_at(&p, (100 + 3 * s) * SEC, 5000);
+        pacer_start(&p, 1000);
+        assert_int_equal(pacer_limit(&p, 1, 100000, &w), 0);
+        assert_int_equal(w, 3000 / 9);
         /* A band narrower than a quarter to four times: the caller's limits win. */
         {
                 uint64_t l, h;

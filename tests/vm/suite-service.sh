@@ -13,7 +13,8 @@
 #     here, fast_floor_fit_after_ms); while a reader uses the array the
 #     governor holds the rebuild back to md's original floor (both limits)
 #     to learn what the reader gets alone, from md's own counters, then
-#     steers both limits as one rate; the ceiling lifts 5 s after the
+#     steers both limits as one rate, paced between its steps from md's
+#     position in /proc/mdstat; the ceiling lifts 5 s after the
 #     reader stops (fast_ceiling_quiet_ms); the boost still restores by itself, byte
 #     for byte, when the recovery completes;
 #   - kill -9 after a boost, then a restart, restores;
@@ -158,6 +159,19 @@ vm_wait_for 20 steering
 mdb_check "then it steers, having learnt what the reader gets alone: $(mdb_array_prop md0 Governor | jq -r '.why.data')" \
 	steering
 mdb_check "floor and ceiling are one rate" [ "$(md_attr md0 sync_speed_min)" = "$(md_attr md0 sync_speed_max)" ]
+# Between its steps the governor paces: floor and ceiling one local value
+# within the band the journal holds, not the rate itself, and md takes it.
+paced() {
+	local v low high
+	v=$(md_attr md0 sync_speed_min)
+	read -r low high <<<"$(jq -r '.boosts[] | "\(.paced.low) \(.paced.high)"' "$MDB_STATE/boosts.json")"
+	[ "$v" = "$(md_attr md0 sync_speed_max)" ] && [[ $v == *" (local)" ]] &&
+		[ "$v" != "$(jq -r '.boosts[].written.sync_speed_min' "$MDB_STATE/boosts.json")" ] &&
+		[ "${v%% *}" -ge "$low" ] && [ "${v%% *}" -le "$high" ]
+}
+vm_wait_for 15 paced
+mdb_check "and paces them from md's position between its steps: '$(md_attr md0 sync_speed_min)' within $(jq -c '.boosts[].paced' "$MDB_STATE/boosts.json") around $(jq -r '.boosts[].written.sync_speed_min' "$MDB_STATE/boosts.json")" \
+	paced
 pkill -P "$reader" dd; kill "$reader" 2>/dev/null
 wait "$reader" 2>/dev/null
 lifted() { [ "$(md_attr md0 sync_speed_max)" = "$ceiling" ]; }
