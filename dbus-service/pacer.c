@@ -45,7 +45,7 @@ void pacer_band(uint64_t rate, uint64_t low, uint64_t high, uint64_t *ret_low, u
         *ret_high = h;
 }
 
-/* Where the line is at @usec, KiB (never below 0). */
+/* Where the line is at @usec, KiB (below 0 for a time before the line reached 0). */
 static int64_t line_at(const pacer *p, uint64_t usec) {
         return (int64_t)p->line_kib + ((int64_t)usec - (int64_t)p->line_usec) * (int64_t)p->rate / 1000000;
 }

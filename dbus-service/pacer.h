@@ -6,8 +6,8 @@
  *
  * md keeps a rebuild between its floor and its ceiling by an average: its
  * progress since the oldest of ten marks taken 3 s apart, 30 to 33 s back
- * (md_do_sync), over the whole seconds since then plus one. Below the floor it runs at the disks' speed, above the
- * ceiling it sleeps. Floor and ceiling at one rate R hold R only over that
+ * (md_do_sync), over the whole seconds since then plus one. Below the floor
+ * it runs at the disks' speed, above the ceiling it sleeps. Floor and ceiling at one rate R hold R only over that
  * window: after a step down md stops until its average has come down to R,
  * then makes the difference up at the disks' speed, and once its window
  * holds such a burst it bursts again each time the burst leaves the window,
