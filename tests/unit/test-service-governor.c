@@ -369,6 +369,16 @@ static void test_busy_users_end_fit(void **state) {
         }
 }
 
+/* The boost of boosted() once its floor is fitted at 100 s (to 16000, 80 % of md's 20000). */
+static void fitted(const profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock) {
+        governor_decision d;
+
+        boosted(a, e);
+        governor_step(s, a, e, clock, 100 * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_FIT);
+        apply(a, e, &d);
+}
+
 /* A fitted boost (floor 16000) whose users get busy: it learns their throughput alone, then steers. */
 static void test_learn_steer_lift(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
@@ -380,10 +390,7 @@ static void test_learn_steer_lift(void **state) {
 
         (void)state;
         s.quiet_ms = 30000;
-        boosted(&a, &e);
-        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
-        assert_int_equal(d.action, GOVERNOR_FIT);
-        apply(&a, &e, &d);
+        fitted(&s, &a, &e, &clock);
         assert_int_equal(e.fit, GOVERNOR_FREE);
         /* The first read of io_sectors: a rate takes two. Quiet users (100 KiB/s) change nothing. */
         poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
@@ -493,10 +500,7 @@ static void test_pacing(void **state) {
 
         (void)state;
         s.quiet_ms = 30000;
-        boosted(&a, &e);
-        governor_step(&s, &a, &e, &clock, 100 * SEC, &d);
-        assert_int_equal(d.action, GOVERNOR_FIT);
-        apply(&a, &e, &d);
+        fitted(&s, &a, &e, &clock);
         assert_int_equal(e.pace_high, 0);
         /* The rebuild at 20 MB/s, then held back while the users (10 MiB/s) are learnt: no pacing. */
         for (t = 101; t < 103; t++)
