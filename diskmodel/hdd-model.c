@@ -50,12 +50,21 @@ static double draw(hdd_disk *d) {
 double hdd_request_ms(hdd_disk *d, uint64_t offset, uint32_t count) {
         double rate = hdd_rate(d, offset), rev = hdd_revolution_ms(), track = rate * rev / 1000.0, ms;
 
+        if (count > 0 && offset >= d->passed_from && offset + count <= d->passed_to) {
+                /* Its time was the turn past it; what is left of the gap stays. */
+                d->passed_from = offset + count;
+                return 0.0;
+        }
         if (offset == d->head)
                 ms = 0.0;
-        else if (offset > d->head && (double)(offset - d->head) < track)
+        else if (offset > d->head && (double)(offset - d->head) < track) {
                 ms = (double)(offset - d->head) / rate * 1000.0;
-        else
+                d->passed_from = d->head;
+                d->passed_to = offset;
+        } else {
                 ms = hdd_seek_ms(d, d->head, offset) + draw(d) * rev;
+                d->passed_from = d->passed_to = 0;
+        }
         ms += (double)count / rate * 1000.0;
         d->head = offset + count;
         return ms;

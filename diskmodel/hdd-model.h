@@ -19,7 +19,11 @@
  *     then waits for its sector to come round: a uniformly drawn part of a
  *     revolution, 4.17 ms on average at 7200 rpm;
  *   - then transfers at its zone's rate, which falls with the offset through
- *     82, 72 and 44 MB/s at the start, the middle and the end.
+ *     82, 72 and 44 MB/s at the start, the middle and the end;
+ *   - a request for bytes the platter turned past on its way to a later
+ *     one costs nothing more: two requests sent together may come in the
+ *     other order, and a disk with both in its queue serves them in order,
+ *     so the turn past the gap was this request's transfer.
  *
  * Offsets stand for cylinders in proportion, and a write costs what a read
  * at the same place costs (no write cache).
@@ -37,7 +41,9 @@
 typedef struct hdd_disk {
         uint64_t size; /* bytes the disk holds */
         uint64_t head; /* where the last request ended */
-        uint64_t rng;  /* xorshift64 state: where the platter is when a seek ends */
+        /* The bytes the platter last turned past without transferring them. */
+        uint64_t passed_from, passed_to;
+        uint64_t rng; /* xorshift64 state: where the platter is when a seek ends */
 } hdd_disk;
 
 /* A disk of @size bytes (> 0), its head at 0; @seed picks the rotational draws. */
@@ -54,6 +60,7 @@ double hdd_revolution_ms(void);
 
 /*
  * The time in ms a request of @count bytes at @offset takes, the head where
- * the disk's last request left it; moves the head to the request's end.
+ * the disk's last request left it; moves the head to the request's end, or
+ * leaves it where it is for bytes it turned past (0 ms).
  */
 double hdd_request_ms(hdd_disk *d, uint64_t offset, uint32_t count);

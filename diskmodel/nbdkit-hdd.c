@@ -111,6 +111,10 @@ static uint64_t now_nsec(void) {
  * when the one before it ends by the model, not when this process got round
  * to answering that one (a busy host may wake a sleep late; a real disk
  * does not wait for its host to read one answer before serving the next).
+ * Two requests the guest sent together may reach the model the other way
+ * round (nbdkit's threads race for the lock); the model serves the late
+ * one from what the platter turned past, and it ends with the queue ahead
+ * of it.
  */
 static pthread_mutex_t disk_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t busy_until; /* CLOCK_MONOTONIC ns the last queued request ends */

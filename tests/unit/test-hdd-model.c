@@ -79,6 +79,36 @@ static void test_gap_on_track(void **state) {
 }
 
 /*
+ * A stream whose requests come in pairs the wrong way round (the second of
+ * two sent together arrives first) takes the time of the stream in order:
+ * the turn past the first is its transfer.
+ */
+static void test_late_neighbour(void **state) {
+        hdd_disk in_order, swapped;
+        double a = 0, b = 0, ms;
+
+        (void)state;
+        hdd_init(&in_order, SIZE, 1);
+        hdd_init(&swapped, SIZE, 1);
+        for (uint64_t i = 0; i < 200; i += 2) {
+                a += hdd_request_ms(&in_order, i * 262144, 262144);
+                a += hdd_request_ms(&in_order, (i + 1) * 262144, 262144);
+                b += hdd_request_ms(&swapped, (i + 1) * 262144, 262144);
+                ms = hdd_request_ms(&swapped, i * 262144, 262144);
+                assert_true(ms == 0.0);
+        }
+        within(b, a, 0.001);
+        assert_int_equal(swapped.head, in_order.head);
+        /* Bytes turned past serve once: asked again, they are a seek away. */
+        assert_true(hdd_request_ms(&swapped, 198ull * 262144, 262144) >= HDD_SEEK_SHORT_MS);
+        /* A seek forgets what the platter turned past before it. */
+        hdd_request_ms(&swapped, 1000ull * 262144, 262144);
+        hdd_request_ms(&swapped, 1002ull * 262144, 262144);
+        hdd_request_ms(&swapped, SIZE / 2, 4096);
+        assert_true(hdd_request_ms(&swapped, 1001ull * 262144, 262144) >= HDD_SEEK_SHORT_MS);
+}
+
+/*
  * Random 4 KiB reads over the whole disk, one at a time: the distance
  * between two uniform offsets has density 2(1 - x), so the mean of
  * sqrt(x) is 8/15 and the mean seek 4 + 17.5 * 8/15 = 13.3 ms; half a
@@ -105,8 +135,9 @@ static void test_random_reads(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_seek_curve),   cmocka_unit_test(test_zones),        cmocka_unit_test(test_stream),
-                cmocka_unit_test(test_gap_on_track), cmocka_unit_test(test_random_reads),
+                cmocka_unit_test(test_seek_curve),     cmocka_unit_test(test_zones),
+                cmocka_unit_test(test_stream),         cmocka_unit_test(test_gap_on_track),
+                cmocka_unit_test(test_late_neighbour), cmocka_unit_test(test_random_reads),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
