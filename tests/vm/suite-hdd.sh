@@ -16,7 +16,11 @@
 #     takes between two requests (an emulated CPU on a host that may be
 #     busy) would count against the disk. Blocks of 256 KiB: fio counts the
 #     requests that end within the 5 s, and one 1 MiB block at the inner
-#     zone's 4.4 MB/s is already 5 % of them;
+#     zone's 4.4 MB/s is already 5 % of them. A pause of the guest longer
+#     than the four requests last (a host busy with other work) can only
+#     lower a reading; nothing can raise one above the model's rate. So a
+#     reading below the range is taken once more, the higher of the two
+#     counts, and both are printed;
 #   - random 4 KiB reads over the whole disk, one at a time, for 20 s, complete at the rate the seek
 #     curve and the rotation give: a seek of 4 + 17.5 * 8/15 = 13.3 ms on
 #     average between two uniform offsets, half a turn at 7200 rpm
@@ -54,14 +58,28 @@ zone_rate() {
 
 # 48 MiB: more than 6 s at the outer zone's 8.2 MB/s, so no read wraps round.
 span=$((48 * 1024 * 1024))
+# seq_read NAME OFFSET: bytes a second of a 5 s sequential read at OFFSET.
+seq_read() {
+	fio_json "$1" --rw=read --bs=256k --iodepth=4 --offset="$2" --size="$span" \
+		--time_based --runtime=5 --ramp_time=1 | jq -r '.jobs[0].read.bw_bytes'
+}
+
+# mb BYTES: BYTES as MB with two decimals.
+mb() { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1e6 }'; }
+
 for zone in "outer 0 82" "middle $((size / 2 - span / 2)) 72" "inner $((size - span)) 44"; do
 	read -r name offset mbs <<<"$zone"
-	bw=$(fio_json "$name" --rw=read --bs=256k --iodepth=4 --offset="$offset" --size="$span" \
-		--time_based --runtime=5 --ramp_time=1 | jq -r '.jobs[0].read.bw_bytes')
 	# Halfway through the 6 s read at the published rate.
 	at=$(zone_rate "$(awk -v o="$offset" -v m="$mbs" -v s="$scale" 'BEGIN { printf "%.0f", o + 3 * m * 1e6 / s }')")
 	want=$(awk -v m="$at" -v s="$scale" 'BEGIN { printf "%.0f", m * 1e6 / s }')
-	vm_check "sequential read, $name zone: $(awk -v b="$bw" 'BEGIN { printf "%.2f", b / 1e6 }') MB/s, the model's $at MB/s there (published $mbs) / $scale = $(awk -v w="$want" 'BEGIN { printf "%.2f", w / 1e6 }')" \
+	bw=$(seq_read "$name" "$offset")
+	read_as="$(mb "$bw") MB/s"
+	if awk -v g="$bw" -v w="$want" 'BEGIN { exit !(g < w * 0.9) }'; then
+		again=$(seq_read "$name" "$offset")
+		read_as="$read_as, again $(mb "$again") MB/s"
+		bw=$(awk -v a="$bw" -v b="$again" 'BEGIN { printf "%.0f", (b > a ? b : a) }')
+	fi
+	vm_check "sequential read, $name zone: $read_as, the model's $at MB/s there (published $mbs) / $scale = $(mb "$want")" \
 		within "$bw" "$want"
 done
 
