@@ -233,6 +233,8 @@ static uint64_t span_kibs(const md_array *a, const governor_clock *clock, uint64
 
 static void span_start(const md_array *a, governor_clock *clock, uint64_t now) {
         clock->span_usec = now;
+        clock->span_pos_known = clock->position_known;
+        clock->span_pos_kib = clock->position_kib;
         clock->span_sectors = a->io_sectors.kind == MD_V_NUMBER ? a->io_sectors.value : 0;
         clock->span_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
         clock->span_wait_ms = a->io_wait_ms.kind == MD_V_NUMBER ? a->io_wait_ms.value : 0;
@@ -245,6 +247,27 @@ static uint64_t span_latency_us(const md_array *a, const governor_clock *clock) 
                 return 0;
         return governor_latency_us(a->io_requests.value - clock->span_requests,
                                    a->io_wait_ms.value - clock->span_wait_ms);
+}
+
+/* The rebuild's rate since the span began, from its live position, KiB/s; 0 when unknown. */
+static uint64_t span_rebuild_kibs(const governor_clock *clock, uint64_t now) {
+        if (!clock->span_pos_known || !clock->position_known || clock->span_usec == 0 || now <= clock->span_usec ||
+            clock->position_kib < clock->span_pos_kib)
+                return 0;
+        return (clock->position_kib - clock->span_pos_kib) * 1000000 / (now - clock->span_usec);
+}
+
+/*
+ * Whether a rate above @rate would give the rebuild more. Floor and ceiling
+ * only hold md back: when the users' requests make the members seek
+ * between the rebuild's reads, the rebuild moves at what the disks leave
+ * it, below its rate, and a higher one changes nothing but the number the
+ * governor reports. So the rate goes up only while the rebuild kept to
+ * three quarters of it over the last step (or where its position is not
+ * known).
+ */
+static bool rate_binds(const governor_clock *clock, uint64_t rate) {
+        return clock->rebuild_kibs == 0 || clock->rebuild_kibs * 4 >= rate * 3;
 }
 
 /*
@@ -485,6 +508,7 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                         return;
                 clock->users_kibs = span_kibs(a, clock, now);
                 clock->latency_us = span_latency_us(a, clock);
+                clock->rebuild_kibs = span_rebuild_kibs(clock, now);
                 span_start(a, clock, now);
                 if (clock->latency_us == 0)
                         return; /* too few requests in the step to judge */
@@ -500,6 +524,9 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                              : a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value
                                                                  : held_rate(e);
                 if (!governor_next_level(clock->latency_us, bound_ms, held_rate(e), high, dh, yield_rate, &rung))
+                        return;
+                /* Paced (every rung is, without a depth) above what the disks give it: as for a share. */
+                if ((rung.pacing || !dh) && rung.rate > clock->rate_kibs && !rate_binds(clock, clock->rate_kibs))
                         return;
                 if (rung.pacing && !clock->pacing)
                         clock->yield_kibs = yield_rate;
@@ -614,6 +641,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 if (now - clock->span_usec < s->step_ms * 1000u)
                         return;
                 clock->users_kibs = span_kibs(a, clock, now);
+                clock->rebuild_kibs = span_rebuild_kibs(clock, now);
                 busy = span_busy(a, clock, now);
                 span_start(a, clock, now);
                 /*
@@ -631,7 +659,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
                 next = governor_next_rate(rate, clock->users_kibs, governor_target(clock->baseline_kibs, share),
                                           held_rate(e), high);
-                if (next == rate)
+                if (next == rate || (next > rate && !rate_binds(clock, rate)))
                         return;
                 clock->rate_kibs = next;
                 steer(a, e, clock, share, next, d);
@@ -768,6 +796,14 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "The rebuild runs at %" PRIu64 " KiB/s; what the users get alone is measured "
                                  "again shortly.",
                                  rate);
+                if (clock && !rate_binds(clock, rate)) {
+                        size_t len = strlen(buf);
+
+                        snprintf(buf + len, size > len ? size - len : 0,
+                                 " Between the users' requests the disks give it only %" PRIu64
+                                 " KiB/s, so a higher rate would change nothing.",
+                                 clock->rebuild_kibs);
+                }
                 if (clock && clock->pacer.rate) {
                         size_t len = strlen(buf);
 

@@ -97,9 +97,12 @@ typedef struct governor_clock {
         uint64_t users_usec;     /* when the array last had users, 0 before */
         uint64_t span_sectors;   /* io_sectors when the current learning or step began */
         uint64_t span_usec;      /* when it began, 0 before */
+        bool span_pos_known;     /* position_kib was known when it began */
+        uint64_t span_pos_kib;   /* and was this */
         uint64_t learnt_usec;    /* when the baseline was learnt, 0 before */
         uint64_t baseline_kibs;  /* the users' throughput with the rebuild held back, KiB/s */
         uint64_t users_kibs;     /* the users' throughput over the last span, KiB/s */
+        uint64_t rebuild_kibs;   /* the rebuild's rate over the last step, KiB/s; 0 when unknown */
         uint64_t rate_kibs;      /* the rate last steered to, KiB/s; 0 before */
         uint64_t io_requests;    /* the array's io_requests at io_usec */
         uint64_t span_requests;  /* io_requests when the current step began */

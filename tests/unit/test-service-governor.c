@@ -583,6 +583,55 @@ static void test_pacing(void **state) {
         assert_int_equal(e.pace_high, 0);
 }
 
+/*
+ * Users above their share while the rebuild moves at a quarter of its rate
+ * (their requests make the disks seek between its reads): the rate stays,
+ * and the explanation says what the disks give the rebuild. Once the
+ * rebuild keeps to the rate, it goes up as before.
+ */
+static void test_rate_the_disks_allow(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t;
+        char why[512];
+        md_array a;
+
+        (void)state;
+        fitted(&s, &a, &e, &clock);
+        for (t = 101; t < 103; t++)
+                poll_moved(&s, &a, &e, &clock, &last, t, 0, 20000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 103, 10240, 20000, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        for (t = 104; t <= 113; t++)
+                poll_moved(&s, &a, &e, &clock, &last, t, 10240, 1000, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 8000);
+        apply(&a, &e, &d);
+        /* Users at 8000 KiB/s, above 5100 by more than the band; the rebuild at 2000 KiB/s. */
+        for (t = 114; t <= 140; t++) {
+                poll_moved(&s, &a, &e, &clock, &last, t, 8000, 2000, &d);
+                assert_int_not_equal(d.action, GOVERNOR_STEER);
+                apply(&a, &e, &d);
+        }
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MAX].value, 8000);
+        assert_int_equal(clock.rebuild_kibs, 2000);
+        governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, why, sizeof(why));
+        assert_non_null(strstr(why, "the disks give it only 2000 KiB/s"));
+        /* The rebuild keeps to its rate: up by a fifth at the next step. */
+        for (t = 141; t <= 150 && d.action != GOVERNOR_STEER; t++) {
+                poll_moved(&s, &a, &e, &clock, &last, t, 8000, 8000, &d);
+                if (d.action != GOVERNOR_STEER)
+                        apply(&a, &e, &d);
+        }
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 10100);
+        governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, why, sizeof(why));
+        assert_null(strstr(why, "the disks give it only"));
+}
+
 /* While steering, the baseline is learnt again every relearn_ms; a share given with the boost counts. */
 static void test_relearn_and_share(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
@@ -945,9 +994,28 @@ static void test_bound_without_depth(void **state) {
         }
         assert_int_equal(e.fit, GOVERNOR_FREE);
         assert_int_equal(a.tunables[MD_T_SYNC_SPEED_MAX].value, 200000);
+        clock.position_known = true; /* from here on, as /proc/mdstat shows it */
         poll_io(&s, &a, &e, &clock, &last, t + 1, 50, 10, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 5600);
+        apply(&a, &e, &d);
+        /* Well under the bound, but the rebuild moves at 1000 KiB/s, not 5600: the rung stays. */
+        for (t += 2; t <= 70; t++) {
+                clock.position_kib += 1000;
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
+                assert_int_not_equal(d.action, GOVERNOR_STEER);
+                apply(&a, &e, &d);
+        }
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MAX].value, 5600);
+        /* Keeping to it, it climbs by a fifth. */
+        for (; t <= 80 && d.action != GOVERNOR_STEER; t++) {
+                clock.position_kib += 5600;
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
+                if (d.action != GOVERNOR_STEER)
+                        apply(&a, &e, &d);
+        }
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 7220);
 }
 
 /* The sentence the Governor property carries names what was measured and set. */
@@ -998,6 +1066,7 @@ int main(void) {
                 cmocka_unit_test(test_next_rate),
                 cmocka_unit_test(test_learn_steer_lift),
                 cmocka_unit_test(test_pacing),
+                cmocka_unit_test(test_rate_the_disks_allow),
                 cmocka_unit_test(test_relearn_and_share),
                 cmocka_unit_test(test_admin_limit_stops),
                 cmocka_unit_test(test_steering_after_restart),
