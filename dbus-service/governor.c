@@ -796,7 +796,8 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "The rebuild runs at %" PRIu64 " KiB/s; what the users get alone is measured "
                                  "again shortly.",
                                  rate);
-                if (clock && !rate_binds(clock, rate)) {
+                /* Paced (a bound's yielding rungs hold md back by md's own choice). */
+                if (clock && (!bound_ms || clock->pacing || !depth) && !rate_binds(clock, rate)) {
                         size_t len = strlen(buf);
 
                         snprintf(buf + len, size > len ? size - len : 0,

@@ -1040,6 +1040,16 @@ static void test_explain(void **state) {
         assert_string_equal(buf, "The users' requests take about 61.2 ms at the 99th percentile (twice md's mean); "
                                  "the bound is 40 ms. The rebuild runs at up to 200000 KiB/s, with at most 16 of its "
                                  "requests in flight.");
+        /* Yielding, md holds itself back below the ceiling: nothing said of what the disks give. */
+        clock.rebuild_kibs = 3000;
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 200000, 16, buf, sizeof(buf));
+        assert_null(strstr(buf, "the disks give it"));
+        /* Paced at 5600 and moving at 3000: said. */
+        clock.pacing = true;
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 5600, 16, buf, sizeof(buf));
+        assert_non_null(strstr(buf, "the disks give it only 3000 KiB/s, so a higher rate would change nothing."));
+        clock.pacing = false;
+        clock.rebuild_kibs = 0;
         governor_explain(&s, GOVERNOR_FREE, NULL, 50, 40, 16000, 0, buf, sizeof(buf));
         assert_non_null(strstr(buf, "their requests' 99th percentile stays under 40 ms"));
         /* Paced: said so. */
