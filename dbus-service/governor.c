@@ -259,12 +259,12 @@ static uint64_t span_rebuild_kibs(const governor_clock *clock, uint64_t now) {
 
 /*
  * Whether a rate above @rate would give the rebuild more. Floor and ceiling
- * only hold md back: when the users' requests make the members seek
- * between the rebuild's reads, the rebuild moves at what the disks leave
- * it, below its rate, and a higher one changes nothing but the number the
- * governor reports. So the rate goes up only while the rebuild kept to
- * three quarters of it over the last step (or where its position is not
- * known).
+ * only hold md back, and below its floor md never does: when the users'
+ * requests make the members seek between the rebuild's reads, the rebuild
+ * moves at what the disks leave it, below its rate, and a higher one
+ * changes little but the number the governor reports. So the rate goes up
+ * only while the rebuild kept to three quarters of it over the last step
+ * (or where its position is not known).
  */
 static bool rate_binds(const governor_clock *clock, uint64_t rate) {
         return clock->rebuild_kibs == 0 || clock->rebuild_kibs * 4 >= rate * 3;
@@ -525,7 +525,7 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                                                                  : held_rate(e);
                 if (!governor_next_level(clock->latency_us, bound_ms, held_rate(e), high, dh, yield_rate, &rung))
                         return;
-                /* Paced (every rung is, without a depth) above what the disks give it: as for a share. */
+                /* Paced (every rung is, without a depth) and the rebuild short of it: as for a share. */
                 if ((rung.pacing || !dh) && rung.rate > clock->rate_kibs && !rate_binds(clock, clock->rate_kibs))
                         return;
                 if (rung.pacing && !clock->pacing)
@@ -801,8 +801,8 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                         size_t len = strlen(buf);
 
                         snprintf(buf + len, size > len ? size - len : 0,
-                                 " Between the users' requests the disks give it only %" PRIu64
-                                 " KiB/s, so a higher rate would change nothing.",
+                                 " Between the users' requests it moves at only %" PRIu64
+                                 " KiB/s; the rate goes up again once the rebuild keeps to it.",
                                  clock->rebuild_kibs);
                 }
                 if (clock && clock->pacer.rate) {

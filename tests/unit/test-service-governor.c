@@ -586,7 +586,7 @@ static void test_pacing(void **state) {
 /*
  * Users above their share while the rebuild moves at a quarter of its rate
  * (their requests make the disks seek between its reads): the rate stays,
- * and the explanation says what the disks give the rebuild. Once the
+ * and the explanation says how fast the rebuild moves. Once the
  * rebuild keeps to the rate, it goes up as before.
  */
 static void test_rate_the_disks_allow(void **state) {
@@ -619,7 +619,7 @@ static void test_rate_the_disks_allow(void **state) {
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MAX].value, 8000);
         assert_int_equal(clock.rebuild_kibs, 2000);
         governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, why, sizeof(why));
-        assert_non_null(strstr(why, "the disks give it only 2000 KiB/s"));
+        assert_non_null(strstr(why, "it moves at only 2000 KiB/s;"));
         /* The rebuild keeps to its rate: up by a fifth at the next step. */
         for (t = 141; t <= 150 && d.action != GOVERNOR_STEER; t++) {
                 poll_moved(&s, &a, &e, &clock, &last, t, 8000, 8000, &d);
@@ -629,7 +629,7 @@ static void test_rate_the_disks_allow(void **state) {
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 10100);
         governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, why, sizeof(why));
-        assert_null(strstr(why, "the disks give it only"));
+        assert_null(strstr(why, "moves at only"));
 }
 
 /* While steering, the baseline is learnt again every relearn_ms; a share given with the boost counts. */
@@ -1040,14 +1040,15 @@ static void test_explain(void **state) {
         assert_string_equal(buf, "The users' requests take about 61.2 ms at the 99th percentile (twice md's mean); "
                                  "the bound is 40 ms. The rebuild runs at up to 200000 KiB/s, with at most 16 of its "
                                  "requests in flight.");
-        /* Yielding, md holds itself back below the ceiling: nothing said of what the disks give. */
+        /* Yielding, md holds itself back below the ceiling: nothing said of how fast the rebuild moves. */
         clock.rebuild_kibs = 3000;
         governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 200000, 16, buf, sizeof(buf));
-        assert_null(strstr(buf, "the disks give it"));
+        assert_null(strstr(buf, "moves at only"));
         /* Paced at 5600 and moving at 3000: said. */
         clock.pacing = true;
         governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 5600, 16, buf, sizeof(buf));
-        assert_non_null(strstr(buf, "the disks give it only 3000 KiB/s, so a higher rate would change nothing."));
+        assert_non_null(
+                strstr(buf, "it moves at only 3000 KiB/s; the rate goes up again once the rebuild keeps to it."));
         clock.pacing = false;
         clock.rebuild_kibs = 0;
         governor_explain(&s, GOVERNOR_FREE, NULL, 50, 40, 16000, 0, buf, sizeof(buf));
