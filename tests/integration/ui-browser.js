@@ -641,6 +641,12 @@ async function testUnprivileged(page) {
     const tip = page.getByRole("tooltip");
     await tip.waitFor({ timeout: 5000 });
     check(/Administrative access is required/.test(await tip.innerText()), "the disabled Boost says why");
+    // PatternFly fades a tooltip in: axe reads the contrast of the text as
+    // drawn, so it waits for the tooltip as the user reads it.
+    await page.waitForFunction(() => {
+        const t = document.querySelector("[role=tooltip]");
+        return t && getComputedStyle(t).opacity === "1";
+    }, null, { timeout: 5000 });
     if (env.UI_SHOTS_DIR)
         await screenshot(page, path.join(env.UI_SHOTS_DIR, "limited.png"));
     await checkAccessibility(page, "the limited session");
