@@ -352,6 +352,15 @@ static uint64_t depth_high(const md_array *a, const journal_entry *e) {
 }
 
 /*
+ * Whether a latency bound's rung with @depth (0: md has none) leaves md to
+ * yield by itself under the ceiling; otherwise floor and ceiling are one
+ * paced rate, as for a share.
+ */
+static bool rung_yields(uint64_t depth, bool pacing) {
+        return depth && !pacing;
+}
+
+/*
  * STEER towards a latency bound to @rate and @depth. Yielding, the floor
  * stays at the held rate: md bounds the rebuild's requests in flight while
  * the users are busy only between floor and ceiling, and the ceiling is
@@ -361,7 +370,7 @@ static uint64_t depth_high(const md_array *a, const journal_entry *e) {
 static void steer_bound(const md_array *a, const journal_entry *e, governor_clock *clock, unsigned bound_ms,
                         uint64_t rate, uint64_t depth, governor_decision *d) {
         set_rate(a, e, GOVERNOR_STEER, rate, d);
-        if (depth && !clock->pacing) {
+        if (rung_yields(depth, clock->pacing)) {
                 d->floor = (md_tval){ .kind = MD_V_LOCAL, .value = held_rate(e) };
                 d->depth = (md_tval){ .kind = MD_V_LOCAL, .value = depth };
                 d->replaced_depth = a->tunables[MD_T_SYNC_IO_DEPTH];
@@ -526,7 +535,8 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                 if (!governor_next_level(clock->latency_us, bound_ms, held_rate(e), high, dh, yield_rate, &rung))
                         return;
                 /* Paced (every rung is, without a depth) and the rebuild short of it: as for a share. */
-                if ((rung.pacing || !dh) && rung.rate > clock->rate_kibs && !rate_binds(clock, clock->rate_kibs))
+                if (!rung_yields(dh, rung.pacing) && rung.rate > clock->rate_kibs &&
+                    !rate_binds(clock, clock->rate_kibs))
                         return;
                 if (rung.pacing && !clock->pacing)
                         clock->yield_kibs = yield_rate;
@@ -752,7 +762,7 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                 snprintf(keep, sizeof(keep), "their requests' 99th percentile stays under %u ms", bound_ms);
         else
                 snprintf(keep, sizeof(keep), "they keep %u %% of what they get alone", share);
-        if (depth && !(clock && clock->pacing))
+        if (rung_yields(depth, clock && clock->pacing))
                 snprintf(depth_text, sizeof(depth_text), ", with at most %" PRIu64 " of its requests in flight", depth);
         switch (st) {
         case GOVERNOR_FITTING:
@@ -797,7 +807,7 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "again shortly.",
                                  rate);
                 /* Paced (a bound's yielding rungs hold md back by md's own choice). */
-                if (clock && (!bound_ms || clock->pacing || !depth) && !rate_binds(clock, rate)) {
+                if (clock && (!bound_ms || !rung_yields(depth, clock->pacing)) && !rate_binds(clock, rate)) {
                         size_t len = strlen(buf);
 
                         snprintf(buf + len, size > len ? size - len : 0,

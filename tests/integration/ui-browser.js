@@ -130,6 +130,11 @@ async function checkAccessibility(page, what) {
     await page.waitForFunction(() => document.getAnimations().every(a =>
         a.playState !== "running" || !a.effect || a.effect.getComputedTiming().endTime === Infinity),
                                null, { timeout: 10000 }).catch(() => console.log(`axe (${what}): animations still running`));
+    // PatternFly shows a tooltip and sets its opacity a moment later, so its
+    // fade may not have begun yet: wait for every tooltip as the user reads it.
+    await page.waitForFunction(() => [...document.querySelectorAll("[role=tooltip]")].every(t =>
+        getComputedStyle(t).opacity === "1"), null, { timeout: 10000 })
+        .catch(() => console.log(`axe (${what}): a tooltip is not fully drawn`));
     // Evaluated through the DevTools protocol: Cockpit's CSP forbids inline scripts.
     await page.evaluate(AXE_SOURCE);
     const { passes, violations } = await page.evaluate(async () => {
@@ -641,12 +646,6 @@ async function testUnprivileged(page) {
     const tip = page.getByRole("tooltip");
     await tip.waitFor({ timeout: 5000 });
     check(/Administrative access is required/.test(await tip.innerText()), "the disabled Boost says why");
-    // PatternFly fades a tooltip in: axe reads the contrast of the text as
-    // drawn, so it waits for the tooltip as the user reads it.
-    await page.waitForFunction(() => {
-        const t = document.querySelector("[role=tooltip]");
-        return t && getComputedStyle(t).opacity === "1";
-    }, null, { timeout: 5000 });
     if (env.UI_SHOTS_DIR)
         await screenshot(page, path.join(env.UI_SHOTS_DIR, "limited.png"));
     await checkAccessibility(page, "the limited session");
