@@ -38,6 +38,9 @@
 #   kernel KVER
 #   limit REBUILD_KiB/s
 #   result WORKLOAD RECIPE REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us PREDICTED_KiB/s
+# and, on stderr for the log, for each of fast's runs what its governor said
+# at the end of the window:
+#   governor WORKLOAD RECIPE STATE BASELINE USERS TARGET RATE WHY
 # rates and latencies as measured in the VM. PREDICTED is the rate the
 # service's Prediction gave for the recipe at the end of the window (max's
 # for max, the governor's for fast, md's rate now for the others; 0 when it
@@ -94,6 +97,15 @@ predicted() {
 		jq -r ".data.$key.data // 0" 2>/dev/null || echo 0
 }
 
+# governor: what the governor says of itself at the end of the window
+# (baseline, users and target in KiB/s, rate, and why), on one line.
+governor() {
+	busctl --address="$MDB_ADDRESS" --json=short get-property org.mdboost.MdBoost1 \
+		/org/mdboost/MdBoost1/arrays/$md org.mdboost.MdBoost1.Array Governor 2>/dev/null |
+		jq -r '.data | [.state.data, .baseline.data, .users.data, .target.data, .rate.data, .why.data] |
+			map(tostring) | join("\t")' 2>/dev/null
+}
+
 undo() {
 	case "$1" in
 	fast | fast@* | max) mdb_call root Restore 'sa{sv}' $md 0 ;;
@@ -137,6 +149,8 @@ run() {
 	sleep "$window"
 	p1=$(bench_pos); t1=$(uptime_s)
 	pred=$(predicted "$name")
+	# For the log only: the governor's own measure of the users beside fio's.
+	case $name in fast*) printf 'governor\t%s\t%s\t%s\n' "$workload" "$name" "$(governor)" >&2 ;; esac
 	# Frozen, /proc/mdstat may show no position at all: the rebuild made none.
 	[ "$name" = frozen ] && p0=0 p1=0
 	if [ -n "$users_pid" ]; then
