@@ -92,17 +92,13 @@ predicted() {
 	fast*) key=governor_kibs ;;
 	frozen) echo 0; return ;;
 	esac
-	busctl --address="$MDB_ADDRESS" --json=short get-property org.mdboost.MdBoost1 \
-		/org/mdboost/MdBoost1/arrays/$md org.mdboost.MdBoost1.Array Prediction 2>/dev/null |
-		jq -r ".data.$key.data // 0" 2>/dev/null || echo 0
+	mdb_array_prop "$md" Prediction 2>/dev/null | jq -r ".$key.data // 0" 2>/dev/null || echo 0
 }
 
 # governor: what the governor says of itself at the end of the window
 # (baseline, users and target in KiB/s, rate, and why), on one line.
 governor() {
-	busctl --address="$MDB_ADDRESS" --json=short get-property org.mdboost.MdBoost1 \
-		/org/mdboost/MdBoost1/arrays/$md org.mdboost.MdBoost1.Array Governor 2>/dev/null |
-		jq -r '.data | [.state.data, .baseline.data, .users.data, .target.data, .rate.data, .why.data] |
+	mdb_array_prop "$md" Governor 2>/dev/null | jq -r '[.state.data, .baseline.data, .users.data, .target.data, .rate.data, .why.data] |
 			map(tostring) | join("\t")' 2>/dev/null
 }
 
