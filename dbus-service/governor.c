@@ -313,7 +313,7 @@ static void set_rate(const md_array *a, const journal_entry *e, governor_action 
 
 /* What the users are to keep: @share percent of their @baseline, KiB/s. */
 uint64_t governor_target(uint64_t baseline, unsigned share) {
-        return baseline / 100 * share;
+        return baseline * share / 100;
 }
 
 /*

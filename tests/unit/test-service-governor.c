@@ -273,6 +273,10 @@ static void test_fit_keeps(void **state) {
 /* The rate moves down by 30 % when the users miss their target by more than 10 %, up by 20 % (+500) above it. */
 static void test_next_rate(void **state) {
         (void)state;
+        /* The target: a share of the baseline, also of a random reader's few dozen KiB/s. */
+        assert_int_equal(governor_target(10240, 50), 5120);
+        assert_int_equal(governor_target(50, 25), 12);
+        assert_int_equal(governor_target(199, 50), 99);
         assert_int_equal(governor_next_rate(10000, 4000, 5000, 1000, 200000), 7000);
         assert_int_equal(governor_next_rate(10000, 4600, 5000, 1000, 200000), 10000); /* inside the band */
         assert_int_equal(governor_next_rate(10000, 5400, 5000, 1000, 200000), 10000);
@@ -415,13 +419,13 @@ static void test_learn_steer_lift(void **state) {
         poll_at(&s, &a, &e, &clock, &last, 113, 10240, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.baseline_kibs, 10240);
-        assert_int_equal(d.target_kibs, 5100);
+        assert_int_equal(d.target_kibs, 5120);
         /* The first rate: the users' share taken from the floor the rebuild ran under. */
         assert_int_equal(d.value.value, 8000);
         assert_int_equal(d.replaced_floor.value, 1000);
         apply(&a, &e, &d);
         assert_int_equal(e.fit, GOVERNOR_STEERING);
-        /* Users short of their 5100 KiB/s by more than 10 %: the rate comes down by 30 %. */
+        /* Users short of their 5120 KiB/s by more than 10 %: the rate comes down by 30 %. */
         for (t = 114; t < 118; t++) {
                 poll_at(&s, &a, &e, &clock, &last, t, 2048, &d);
                 assert_int_equal(d.action, GOVERNOR_WAIT);
@@ -653,7 +657,7 @@ static void test_relearn_and_share(void **state) {
         for (t = 12; t <= 21; t++)
                 poll_at(&s, &a, &e, &clock, &last, t, 4096, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.target_kibs, 4096 / 100 * 80);
+        assert_int_equal(d.target_kibs, 4096 * 80 / 100);
         assert_int_equal(d.value.value, 4000); /* 20 % of 20000 */
         apply(&a, &e, &d);
         for (t = 22; t < 321; t++) {
@@ -1027,7 +1031,7 @@ static void test_explain(void **state) {
         (void)state;
         governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, buf, sizeof(buf));
         assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
-                                 "(5100 KiB/s). The rebuild runs at 5600 KiB/s.");
+                                 "(5120 KiB/s). The rebuild runs at 5600 KiB/s.");
         governor_explain(&s, GOVERNOR_LEARNING, NULL, 50, 0, 1000, 0, buf, sizeof(buf));
         assert_non_null(strstr(buf, "held back to 1000 KiB/s for 10 s"));
         governor_explain(&s, GOVERNOR_STEERING, NULL, 50, 0, 5600, 0, buf, sizeof(buf));
@@ -1059,7 +1063,7 @@ static void test_explain(void **state) {
         pacer_start(&clock.pacer, 5600);
         governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, buf, sizeof(buf));
         assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
-                                 "(5100 KiB/s). The rebuild runs at 5600 KiB/s. md is paced to it second by second "
+                                 "(5120 KiB/s). The rebuild runs at 5600 KiB/s. md is paced to it second by second "
                                  "(floor and ceiling move around it), so it does not catch up on its 30-s average in "
                                  "bursts.");
 }
