@@ -318,19 +318,36 @@ uint64_t governor_target(uint64_t baseline, unsigned share) {
 
 /*
  * Floor and ceiling at one @rate: from now on the pacer holds the rebuild
- * to it, with values in a band around it that the journal records.
+ * to it, with values in a band around it that the journal records, in
+ * slices of @slice_usec (0: evenly).
  */
 static void pace_from(const md_array *a, const journal_entry *e, governor_clock *clock, uint64_t rate,
-                      governor_decision *d) {
+                      uint64_t slice_usec, governor_decision *d) {
         pacer_band(rate, held_rate(e), lift_ceiling(a, e).value, &d->pace_low, &d->pace_high);
-        pacer_start(&clock->pacer, rate);
+        pacer_start(&clock->pacer, rate, slice_usec);
+}
+
+/*
+ * The rebuild's turns on the disks while steering to a share (pacer.h): one
+ * per step, so that a lower rate shortens the turn and the users keep more
+ * of the disks, where more turns would cost them a seek pair each whatever
+ * the rate, and each step's throughput holds about one turn. Longer steps
+ * get several turns of at most TURN_MAX_USEC: md reaches a turn's share in
+ * one burst only while that share is small beside its 30-s average.
+ */
+#define TURN_MAX_USEC (10ull * 1000000ull)
+
+static uint64_t turn_usec(const profile_settings *s) {
+        uint64_t step = s->step_ms * 1000ull;
+
+        return step < TURN_MAX_USEC ? step : TURN_MAX_USEC;
 }
 
 /* STEER to @rate, carrying what the governor measured for the log. */
-static void steer(const md_array *a, const journal_entry *e, governor_clock *clock, unsigned share, uint64_t rate,
-                  governor_decision *d) {
+static void steer(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
+                  unsigned share, uint64_t rate, governor_decision *d) {
         set_rate(a, e, GOVERNOR_STEER, rate, d);
-        pace_from(a, e, clock, rate, d);
+        pace_from(a, e, clock, rate, turn_usec(s), d);
         d->baseline_kibs = clock->baseline_kibs;
         d->users_kibs = clock->users_kibs;
         d->target_kibs = governor_target(clock->baseline_kibs, share);
@@ -376,7 +393,7 @@ static void steer_bound(const md_array *a, const journal_entry *e, governor_cloc
                 d->replaced_depth = a->tunables[MD_T_SYNC_IO_DEPTH];
                 pacer_stop(&clock->pacer);
         } else {
-                pace_from(a, e, clock, rate, d);
+                pace_from(a, e, clock, rate, 0, d);
         }
         d->latency_us = clock->latency_us;
         d->bound_ms = bound_ms;
@@ -509,7 +526,7 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                                                 e->written[MD_T_SYNC_SPEED_MIN].value > held_rate(e));
                         clock->yield_kibs = 0; /* not known: pacing comes down by rate alone */
                         if (clock->pacing && e->pace_high)
-                                pacer_start(&clock->pacer, clock->rate_kibs);
+                                pacer_start(&clock->pacer, clock->rate_kibs, 0);
                         span_start(a, clock, now);
                         return;
                 }
@@ -593,7 +610,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 span_start(a, clock, now);
                 if (clock->learnt_usec != 0 && now - clock->learnt_usec < s->relearn_ms * 1000u && clock->rate_kibs) {
                         /* Users back within relearn_ms: what they get alone is known, steer from the last rate. */
-                        steer(a, e, clock, share, clamp(clock->rate_kibs, held_rate(e), high), d);
+                        steer(s, a, e, clock, share, clamp(clock->rate_kibs, held_rate(e), high), d);
                         return;
                 }
                 set_rate(a, e, GOVERNOR_LEARN, held_rate(e), d);
@@ -630,7 +647,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                                100 * (100 - share);
                 rate = clamp(rate, held_rate(e), high);
                 clock->rate_kibs = rate;
-                steer(a, e, clock, share, rate, d);
+                steer(s, a, e, clock, share, rate, d);
                 span_start(a, clock, now);
                 return;
         case GOVERNOR_STEERING:
@@ -672,7 +689,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 if (next == rate || (next > rate && !rate_binds(clock, rate)))
                         return;
                 clock->rate_kibs = next;
-                steer(a, e, clock, share, next, d);
+                steer(s, a, e, clock, share, next, d);
                 return;
         default:
                 return;
@@ -815,7 +832,15 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  " KiB/s; the rate goes up again once the rebuild keeps to it.",
                                  clock->rebuild_kibs);
                 }
-                if (clock && clock->pacer.rate) {
+                if (clock && clock->pacer.rate && clock->pacer.slice_usec) {
+                        size_t len = strlen(buf);
+
+                        snprintf(buf + len, size > len ? size - len : 0,
+                                 " md is paced to it in turns of %" PRIu64
+                                 " s: it runs each turn's share at once, then sleeps (floor and ceiling move "
+                                 "around it), so the disks leave the users once a turn.",
+                                 clock->pacer.slice_usec / 1000000);
+                } else if (clock && clock->pacer.rate) {
                         size_t len = strlen(buf);
 
                         snprintf(buf + len, size > len ? size - len : 0,

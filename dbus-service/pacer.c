@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,8 +21,9 @@ void pacer_sample_at(pacer *p, uint64_t usec, uint64_t kib) {
                 p->n++;
 }
 
-void pacer_start(pacer *p, uint64_t rate) {
+void pacer_start(pacer *p, uint64_t rate, uint64_t slice_usec) {
         p->rate = p->n > 0 ? rate : 0;
+        p->slice_usec = slice_usec;
         if (p->rate) {
                 p->line_usec = sample(p, 0)->usec;
                 p->line_kib = sample(p, 0)->kib;
@@ -50,21 +52,36 @@ static int64_t line_at(const pacer *p, uint64_t usec) {
         return (int64_t)p->line_kib + ((int64_t)usec - (int64_t)p->line_usec) * (int64_t)p->rate / 1000000;
 }
 
+/*
+ * Where md is to have got by @usec: on the line, or rising in slices that
+ * start at the line's point, where the line is at the end of @usec's slice.
+ */
+static int64_t target_at(const pacer *p, uint64_t usec) {
+        if (p->slice_usec == 0 || usec < p->line_usec)
+                return line_at(p, usec);
+        return line_at(p, p->line_usec + ((usec - p->line_usec) / p->slice_usec + 1) * p->slice_usec);
+}
+
 int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
         const pacer_sample *now;
-        uint64_t at, ahead, w = UINT64_MAX;
-        int64_t slack, lead;
+        uint64_t at, ahead, w = 0;
+        int64_t slack, ahead_max, lead;
+        bool turn, found = false;
 
         if (p->rate == 0 || p->n == 0)
                 return -ENODATA;
         now = sample(p, 0);
         if (now->usec - sample(p, p->n - 1)->usec < PACER_HISTORY_MIN_USEC)
                 return -ENODATA;
-        /* Keep the line within the slack of the rebuild, ahead or behind. */
+        /*
+         * Keep the line within the slack of the rebuild, ahead or behind;
+         * in slices the rebuild runs up to a slice's worth ahead of it.
+         */
         slack = (int64_t)(p->rate * PACER_SLACK_USEC / 1000000);
+        ahead_max = slack + (int64_t)(p->rate * 2 * p->slice_usec / 1000000);
         lead = line_at(p, now->usec) - (int64_t)now->kib;
-        if (lead > slack || lead < -slack) {
-                int64_t kib = (int64_t)now->kib + (lead > 0 ? slack : -slack);
+        if (lead > slack || lead < -ahead_max) {
+                int64_t kib = (int64_t)now->kib + (lead > 0 ? slack : -ahead_max);
 
                 p->line_usec = now->usec;
                 p->line_kib = kib > 0 ? (uint64_t)kib : 0;
@@ -76,9 +93,20 @@ int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
          * is, is not known; the least W over them stops it at the line at
          * the next poll, or before, whichever it is. (Without that much
          * history, the oldest sample.)
+         *
+         * In slices, the positions 30 to 34 s back can lie on both sides of
+         * an earlier turn and differ by a slice's worth: the least W would
+         * stop md short of the slice's end and leave the rest to turns of
+         * their own. So while a turn is due (more than a quarter of a
+         * slice's worth short of the slice's end) W is the greatest over
+         * them, and md runs to the slice's end or somewhat past it, which
+         * the line takes back from the next slices; otherwise the least, and
+         * md sleeps.
          */
         ahead = p->n > 1 ? now->usec - sample(p, 1)->usec : PACER_AHEAD_USEC;
         at = now->usec + (ahead == 0 ? PACER_AHEAD_USEC : ahead > PACER_AHEAD_MAX_USEC ? PACER_AHEAD_MAX_USEC : ahead);
+        turn = p->slice_usec &&
+               target_at(p, at) - (int64_t)now->kib > (int64_t)(p->rate * p->slice_usec / 1000000 / 4);
         for (unsigned age = 0; age < p->n; age++) {
                 const pacer_sample *ref = sample(p, age);
                 uint64_t back = now->usec - ref->usec, v;
@@ -86,12 +114,13 @@ int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
 
                 if (back < PACER_MARK_MIN_USEC && age + 1 < p->n)
                         continue;
-                if (back > PACER_WINDOW_USEC && w != UINT64_MAX)
+                if (back > PACER_WINDOW_USEC && found)
                         break;
-                to = line_at(p, at) - (int64_t)ref->kib;
+                to = target_at(p, at) - (int64_t)ref->kib;
                 v = to > 0 ? (uint64_t)to * 1000000 / (at - ref->usec) : 0;
-                if (v < w)
+                if (!found || (turn ? v > w : v < w))
                         w = v;
+                found = true;
         }
         *ret = w < low ? low : w > high ? high : w;
         return 0;

@@ -30,6 +30,15 @@
  * where md ran ahead does not stop it for long. W stays within a band the
  * caller gives, which the journal records (governor.c).
  *
+ * A line that rises evenly has md wake from its half-second naps and run a
+ * little, twice a second. On disks that seek, each of those turns moves
+ * every member's heads from where the users read to the rebuild's place and
+ * back, and the users lose those seeks whatever R is: below some rate a
+ * lower one gives them nothing more. So the line may rise in steps instead,
+ * one slice's worth (R times the slice) at the start of each slice: md runs
+ * that much at once and sleeps for the rest of the slice, one turn per
+ * slice, and a lower R makes the turn shorter, not more frequent.
+ *
  * Positions are the live ones /proc/mdstat prints, in KiB: sysfs'
  * sync_completed moves only at md's checkpoints.
  */
@@ -54,6 +63,7 @@ typedef struct pacer {
         unsigned n;                   /* valid samples */
         unsigned next;                /* where the next sample goes */
         uint64_t rate;                /* KiB/s the line rises at; 0: not pacing */
+        uint64_t slice_usec;          /* the line rises in steps this far apart; 0: evenly */
         uint64_t line_usec, line_kib; /* a point on the line */
 } pacer;
 
@@ -64,8 +74,12 @@ typedef struct pacer {
  */
 void pacer_sample_at(pacer *p, uint64_t usec, uint64_t kib);
 
-/* Starts a line at @rate KiB/s from the last sample; without one, pacing waits for the next. */
-void pacer_start(pacer *p, uint64_t rate);
+/*
+ * Starts a line at @rate KiB/s from the last sample, rising evenly (@slice_usec
+ * 0) or by a slice's worth at the start of each @slice_usec; without a sample,
+ * pacing waits for the next.
+ */
+void pacer_start(pacer *p, uint64_t rate, uint64_t slice_usec);
 
 /* Stops pacing; the history stays. */
 void pacer_stop(pacer *p);
@@ -74,7 +88,8 @@ void pacer_stop(pacer *p);
  * The rate to give md as floor and ceiling now, within [@low, @high]: 0 with
  * it in @ret; -ENODATA when not pacing or with less than
  * PACER_HISTORY_MIN_USEC of history (the caller leaves R). Moves the line
- * to within PACER_SLACK_USEC of the last sample.
+ * to within PACER_SLACK_USEC of the last sample, or a slice more where the
+ * rebuild leads.
  */
 int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret);
 

@@ -392,7 +392,7 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
                 dbus_uint64_t baseline = clk ? clk->baseline_kibs : 0, users = clk ? clk->users_kibs : 0;
                 dbus_uint64_t target = bound ? 0 : governor_target(baseline, share);
                 dbus_uint64_t latency = clk ? clk->latency_us : 0;
-                char text[512];
+                char text[1024];
 
                 governor_explain(&c->cfg.profiles, e->fit, clk, share, bound, rate, depth, text, sizeof(text));
                 why = text;

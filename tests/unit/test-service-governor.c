@@ -499,7 +499,7 @@ static void test_pacing(void **state) {
         governor_clock clock = { .fit_start_usec = 1 };
         governor_decision d;
         journal_entry e;
-        uint64_t last = 0, t, paced = 0;
+        uint64_t last = 0, t, paced;
         md_array a;
 
         (void)state;
@@ -526,28 +526,37 @@ static void test_pacing(void **state) {
         apply(&a, &e, &d);
         /*
          * md makes up its average of 1000 KiB/s at the disks' speed (20 MB/s)
-         * unless paced: the first poll has it past the line, so floor and
-         * ceiling come down below the rate: (70000 + 2 * 8000 - 20000) KiB
-         * since the oldest position, 14 s before the next poll.
+         * unless paced. Paced in turns of a step (5 s), the line's first turn
+         * is 5 * 8000 KiB from where the rate was set, and the first poll has
+         * the rebuild half way there: floor and ceiling let md's average reach
+         * the turn's end by the next poll, (70000 + 5 * 8000 - 20000) KiB
+         * since the oldest position, 14 s before it.
          */
         poll_moved(&s, &a, &e, &clock, &last, 114, 5100, 20000, &d);
         assert_int_equal(d.action, GOVERNOR_PACE);
         assert_int_equal(d.next, GOVERNOR_STEERING);
-        assert_int_equal(d.value.value, 66000 / 14);
-        assert_int_equal(d.floor.value, 66000 / 14);
-        paced = d.value.value;
+        assert_int_equal(d.value.value, 90000 / 14);
+        assert_int_equal(d.floor.value, 90000 / 14);
         apply(&a, &e, &d);
-        /* Stalled while the line moves on: floor and ceiling go up every poll, never past the band. */
+        /*
+         * Stalled short of the turn's end: md may still run to it by the next
+         * poll (which leaves it a little more time each poll), within the
+         * band.
+         */
         for (t = 115; t < 118; t++) {
                 poll_moved(&s, &a, &e, &clock, &last, t, 5100, 0, &d);
                 assert_int_equal(d.action, GOVERNOR_PACE);
-                assert_true(d.value.value > paced);
+                assert_true(d.value.value >= 2000 && d.value.value <= 32000);
                 paced = d.value.value;
                 apply(&a, &e, &d);
         }
-        assert_true(paced > 66000 / 14 && paced <= 32000);
+        /* At the turn's end md sleeps until the next turn: floor and ceiling come down, within the band. */
+        poll_moved(&s, &a, &e, &clock, &last, 118, 5100, 20000, &d);
+        assert_int_equal(d.action, GOVERNOR_PACE);
+        assert_true(d.value.value < paced && d.value.value >= 2000);
+        apply(&a, &e, &d);
         /* Asked again at once: md has that value already, nothing to write. */
-        poll_moved(&s, &a, &e, &clock, &last, 117, 5100, 0, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 118, 5100, 0, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
         /* The step still runs (users within their share: the rate stays), paced values are the boost's own. */
         poll_moved(&s, &a, &e, &clock, &last, 118, 5100, 8000, &d);
@@ -1060,12 +1069,18 @@ static void test_explain(void **state) {
         /* Paced: said so. */
         clock.latency_us = 0;
         pacer_sample_at(&clock.pacer, 5 * SEC, 1000);
-        pacer_start(&clock.pacer, 5600);
+        pacer_start(&clock.pacer, 5600, 0);
         governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, buf, sizeof(buf));
         assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
                                  "(5120 KiB/s). The rebuild runs at 5600 KiB/s. md is paced to it second by second "
                                  "(floor and ceiling move around it), so it does not catch up on its 30-s average in "
                                  "bursts.");
+        /* Paced in turns, as a share's steps are: said so, with the turn's length. */
+        pacer_start(&clock.pacer, 5600, 5 * SEC);
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, buf, sizeof(buf));
+        assert_non_null(strstr(buf, "The rebuild runs at 5600 KiB/s. md is paced to it in turns of 5 s: it runs each "
+                                    "turn's share at once, then sleeps (floor and ceiling move around it), so the "
+                                    "disks leave the users once a turn."));
 }
 
 int main(void) {

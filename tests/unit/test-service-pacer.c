@@ -33,6 +33,8 @@ typedef struct md_model {
         double oldest_kib;
         uint64_t asleep_until;
         uint64_t limit; /* floor = ceiling, KiB/s */
+        bool ran;       /* the last tick moved the rebuild */
+        unsigned turns; /* ticks that moved it after one that did not: the disks turned to it */
 } md_model;
 
 static void md_start(md_model *m, uint64_t disks_kibs, uint64_t limit) {
@@ -43,8 +45,10 @@ static void md_run(md_model *m, uint64_t usec) {
         for (uint64_t end = m->usec + usec; m->usec < end; m->usec += TICK) {
                 uint64_t currspeed;
 
-                if (m->usec < m->asleep_until)
+                if (m->usec < m->asleep_until) {
+                        m->ran = false;
                         continue;
+                }
                 if (m->usec >= m->mark_usec[m->last] + MARK_STEP) {
                         unsigned next = (m->last + 1) % MARKS;
 
@@ -57,9 +61,12 @@ static void md_run(md_model *m, uint64_t usec) {
                 currspeed = (uint64_t)(m->kib - m->oldest_kib) / ((m->usec - m->oldest_usec) / SEC + 1) + 1;
                 if (currspeed > m->limit) {
                         m->asleep_until = m->usec + SEC / 2;
+                        m->ran = false;
                         continue;
                 }
                 m->kib += (double)m->disks_kibs * TICK / SEC;
+                m->turns += !m->ran;
+                m->ran = true;
         }
 }
 
@@ -98,16 +105,22 @@ static void spread(const double *steps, unsigned n, double *ret_min, double *ret
         }
 }
 
+/* What the rebuild did over 5 minutes. */
+typedef struct run_figures {
+        double lo, hi;  /* the least and the most it moved in any 3 s, in multiples of the rate */
+        double mean;    /* its mean rate, in multiples of the rate */
+        unsigned turns; /* how often md went from sleeping to running */
+} run_figures;
+
 /*
- * After a step down from the disks' speed to @rate, the most and the least
- * the rebuild moves in any 3 s of 5 minutes, 10 minutes on, in multiples of
- * the rate, and its mean rate: paced (@paced) or with floor and ceiling
- * left at the rate.
+ * After a step down from the disks' speed to @rate, what the rebuild did
+ * over 5 minutes, 10 minutes on: paced (@paced, in slices of @slice_usec or
+ * evenly) or with floor and ceiling left at the rate.
  */
-static void after_step_down(uint64_t disks, uint64_t rate, bool paced, double *ret_lo, double *ret_hi,
-                            double *ret_mean) {
+static void after_step_down(uint64_t disks, uint64_t rate, bool paced, uint64_t slice_usec, run_figures *ret) {
         uint64_t band_low, band_high;
         double steps[100], before;
+        unsigned turns;
         md_model m;
         pacer p = {};
 
@@ -120,60 +133,76 @@ static void after_step_down(uint64_t disks, uint64_t rate, bool paced, double *r
         m.limit = rate;
         if (paced) {
                 pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
-                pacer_start(&p, rate);
+                pacer_start(&p, rate, slice_usec);
         }
         poll_for(&m, paced ? &p : NULL, 600, band_low, band_high, NULL);
         before = m.kib;
+        turns = m.turns;
         poll_for(&m, paced ? &p : NULL, 300, band_low, band_high, steps);
-        spread(steps, 100, ret_lo, ret_hi);
-        *ret_lo /= 3.0 * (double)rate;
-        *ret_hi /= 3.0 * (double)rate;
-        *ret_mean = (m.kib - before) / 300 / (double)rate;
+        spread(steps, 100, &ret->lo, &ret->hi);
+        ret->lo /= 3.0 * (double)rate;
+        ret->hi /= 3.0 * (double)rate;
+        ret->mean = (m.kib - before) / 300 / (double)rate;
+        ret->turns = m.turns - turns;
 }
 
 /*
  * Left at the new rate, md stops, then bursts at the disks' speed for whole
- * seconds, again and again (what the pacer is for); paced, no 3 s takes much
- * more than twice the rate. Either way the mean is the rate.
+ * seconds, again and again (what the pacer is for); paced evenly, no 3 s
+ * takes much more than twice the rate, but md turns to the rebuild about
+ * once a second; paced in slices of 5 s, it turns to it at most twice a
+ * slice and less than half as often and no 3 s takes more than two slices' worth. Every way the mean is
+ * the rate.
  */
 static void test_step_down(void **state) {
         static const uint64_t disks[] = { 16000, 40000, 100000 };
-        const uint64_t rate = 8000;
-        double lo, hi, mean;
+        const uint64_t rate = 8000, slice = 5 * SEC;
         uint64_t band_low, band_high;
+        unsigned even_turns;
+        run_figures f;
 
         (void)state;
         pacer_band(rate, 1000, 200000, &band_low, &band_high);
         assert_int_equal(band_low, 2000);
         assert_int_equal(band_high, 32000);
         for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++) {
-                after_step_down(disks[i], rate, false, &lo, &hi, &mean);
-                assert_true(hi >= 2.0 && hi > 0.8 * (double)disks[i] / (double)rate);
-                assert_true(lo < 0.1);
-                assert_true(mean > 0.97 && mean < 1.03);
+                after_step_down(disks[i], rate, false, 0, &f);
+                assert_true(f.hi >= 2.0 && f.hi > 0.8 * (double)disks[i] / (double)rate);
+                assert_true(f.lo < 0.1);
+                assert_true(f.mean > 0.97 && f.mean < 1.03);
 
-                after_step_down(disks[i], rate, true, &lo, &hi, &mean);
-                assert_true(hi < 2.2);
-                assert_true(mean > 0.97 && mean < 1.03);
+                after_step_down(disks[i], rate, true, 0, &f);
+                assert_true(f.hi < 2.2);
+                assert_true(f.mean > 0.97 && f.mean < 1.03);
+                assert_true(f.turns > 200);
+                even_turns = f.turns;
+
+                after_step_down(disks[i], rate, true, slice, &f);
+                assert_true(f.mean > 0.97 && f.mean < 1.03);
+                assert_true(f.turns <= 300 / 5 * 2 && 2 * f.turns < even_turns);
+                assert_true(f.hi < 2.0 * (double)slice / SEC / 3);
         }
 }
 
-/* Disks slower than the rate: the line does not run away, and no burst follows when they get faster. */
-static void test_disks_cannot_keep_up(void **state) {
+/*
+ * Disks slower than the rate, paced evenly or in slices of @slice_usec: the
+ * line does not run away, and no burst beyond the slack and a slice follows
+ * when they get faster.
+ */
+static void cannot_keep_up(uint64_t slice_usec) {
         const uint64_t rate = 8000;
         double steps[20], lo, hi;
         md_model m;
         pacer p = {};
         uint64_t w;
 
-        (void)state;
         md_start(&m, 4000, rate);
         for (unsigned s = 0; s < 40; s++) {
                 pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
                 md_run(&m, SEC);
         }
         pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
-        pacer_start(&p, rate);
+        pacer_start(&p, rate, slice_usec);
         poll_for(&m, &p, 120, 2000, 32000, NULL);
         /* The line leads the rebuild by no more than the slack. */
         pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
@@ -184,7 +213,13 @@ static void test_disks_cannot_keep_up(void **state) {
         m.disks_kibs = 40000;
         poll_for(&m, &p, 60, 2000, 32000, steps);
         spread(steps, 20, &lo, &hi);
-        assert_true(hi < 2.0 * rate * 3);
+        assert_true(hi < (double)rate * (2.0 * 3 * SEC + (double)slice_usec) / SEC);
+}
+
+static void test_disks_cannot_keep_up(void **state) {
+        (void)state;
+        cannot_keep_up(0);
+        cannot_keep_up(5 * SEC);
 }
 
 static void test_history(void **state) {
@@ -194,10 +229,10 @@ static void test_history(void **state) {
         (void)state;
         /* Not pacing, or no history: nothing to write. */
         assert_int_equal(pacer_limit(&p, 1, 100, &w), -ENODATA);
-        pacer_start(&p, 1000);
+        pacer_start(&p, 1000, 0);
         assert_int_equal(p.rate, 0); /* no sample to draw the line from */
         pacer_sample_at(&p, 100 * SEC, 5000);
-        pacer_start(&p, 1000);
+        pacer_start(&p, 1000, 0);
         assert_int_equal(pacer_limit(&p, 1, 100000, &w), -ENODATA);
         pacer_sample_at(&p, 104 * SEC, 9000);
         assert_int_equal(pacer_limit(&p, 1, 100000, &w), -ENODATA);
@@ -218,7 +253,7 @@ static void test_history(void **state) {
         for (unsigned s = 0; s < 2 * PACER_SAMPLES; s++)
                 pacer_sample_at(&p, (200 + s) * SEC, 1000ull * s);
         assert_int_equal(p.n, PACER_SAMPLES);
-        pacer_start(&p, 1000);
+        pacer_start(&p, 1000, 0);
         assert_int_equal(pacer_limit(&p, 1, 100000, &w), 0);
         assert_int_equal(w, 1000);
         pacer_stop(&p);
@@ -230,7 +265,7 @@ static void test_history(void **state) {
         p = (pacer){};
         for (unsigned s = 0; s < 3; s++)
                 pacer_sample_at(&p, (100 + 3 * s) * SEC, 5000);
-        pacer_start(&p, 1000);
+        pacer_start(&p, 1000, 0);
         assert_int_equal(pacer_limit(&p, 1, 100000, &w), 0);
         assert_int_equal(w, 3000 / 9);
         /* A band narrower than a quarter to four times: the caller's limits win. */
