@@ -182,7 +182,7 @@ uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint
         if (users * 100 < target * (100 - BAND_PERCENT))
                 next = rate - rate * 3 / 10;
         else if (users * 100 > target * (100 + BAND_PERCENT))
-                next = rate + rate / 5 + 500;
+                next = rate + rate / 5 + low / 2; /* and a little more from the held rate, 500 KiB/s on md's defaults */
         return clamp(next, low, high);
 }
 
@@ -637,14 +637,20 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 clock->learnt_usec = now;
                 /*
                  * A first rate: the last one steered to, else the users' share
-                 * taken from the floor the rebuild ran under before.
+                 * taken from the floor the rebuild ran under before, or from
+                 * its rate with nothing holding it back where that is lower
+                 * (a fit cut short leaves fast's floor, which slow disks never
+                 * reach).
                  */
                 rate = clock->rate_kibs;
-                if (rate == 0)
-                        rate = (md_tval_has_number(&e->earlier[MD_T_SYNC_SPEED_MIN])
-                                        ? e->earlier[MD_T_SYNC_SPEED_MIN].value
-                                        : s->fast_floor) /
-                               100 * (100 - share);
+                if (rate == 0) {
+                        rate = md_tval_has_number(&e->earlier[MD_T_SYNC_SPEED_MIN])
+                                       ? e->earlier[MD_T_SYNC_SPEED_MIN].value
+                                       : s->fast_floor;
+                        if (clock->whole_kibs && clock->whole_kibs < rate)
+                                rate = clock->whole_kibs;
+                        rate = rate / 100 * (100 - share);
+                }
                 rate = clamp(rate, held_rate(e), high);
                 clock->rate_kibs = rate;
                 steer(s, a, e, clock, share, rate, d);

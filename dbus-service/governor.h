@@ -113,8 +113,9 @@ typedef struct governor_clock {
         uint64_t yield_kibs;     /* md's rate when the rung last went from yielding to pacing, KiB/s */
         /* Set by the caller: the rebuild's rate with nothing holding it back is known (from this
          * operation or an earlier one of its kind on the array), so busy users need not wait for
-         * the fit to measure it. */
+         * the fit to measure it; and that rate, KiB/s (0: not known). */
         bool rate_known;
+        uint64_t whole_kibs;
         /* Set by the caller every poll: the operation's live position (/proc/mdstat), KiB, when known. */
         bool position_known;
         uint64_t position_kib;

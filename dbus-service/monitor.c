@@ -505,17 +505,18 @@ static bool follow_missing(context *c, journal_entry *e, boost_watch *w) {
 }
 
 /*
- * Whether the service has seen @a's rebuild run with nothing holding it
- * back, in the running operation or an earlier one of its kind.
+ * The rate at which the service has seen @a's rebuild run with nothing
+ * holding it back, in the running operation or an earlier one of its kind,
+ * KiB/s; 0 when it has not.
  */
-static bool rate_known(const context *c, const md_array *a) {
+static uint64_t whole_rate(const context *c, const md_array *a) {
         const array_object *o = context_object(c, a->name);
         prediction_input in;
 
         if (!o || !o->op_running)
-                return false;
+                return 0;
         predict_input(&o->tally, &c->reports, a->uuid, md_sync_action_to_string(o->op_action) ?: "", "", &in);
-        return in.whole_kibs != 0;
+        return in.whole_kibs;
 }
 
 /*
@@ -569,8 +570,10 @@ static bool follow_boost(context *c, const char *uuid) {
         }
         if (a->sync_action != MD_SYNC_IDLE) {
                 /* Only the fit asks, and it lasts half a minute: no look through the reports on every poll. */
-                if (e->fit == GOVERNOR_FITTING)
-                        w->governor.rate_known = rate_known(c, a);
+                if (e->fit == GOVERNOR_FITTING) {
+                        w->governor.whole_kibs = whole_rate(c, a);
+                        w->governor.rate_known = w->governor.whole_kibs != 0;
+                }
                 operation_position(c, a, &w->governor);
                 governor_step(&c->cfg.profiles, a, e, &w->governor, loop_now_usec(), &d);
                 return service_govern(c, a, e, &d);

@@ -270,7 +270,10 @@ static void test_fit_keeps(void **state) {
         assert_int_equal(d.next, GOVERNOR_FITTING);
 }
 
-/* The rate moves down by 30 % when the users miss their target by more than 10 %, up by 20 % (+500) above it. */
+/*
+ * The rate moves down by 30 % when the users miss their target by more than
+ * 10 %, up by 20 % and half the held rate (500 KiB/s on md's defaults) above it.
+ */
 static void test_next_rate(void **state) {
         (void)state;
         /* The target: a share of the baseline, also of a random reader's few dozen KiB/s. */
@@ -281,6 +284,8 @@ static void test_next_rate(void **state) {
         assert_int_equal(governor_next_rate(10000, 4600, 5000, 1000, 200000), 10000); /* inside the band */
         assert_int_equal(governor_next_rate(10000, 5400, 5000, 1000, 200000), 10000);
         assert_int_equal(governor_next_rate(10000, 5600, 5000, 1000, 200000), 12500);
+        /* An array held at 100 KiB/s (the benchmark's at scale 10): up by a fifth and 50. */
+        assert_int_equal(governor_next_rate(300, 5600, 5000, 100, 3700), 410);
         /* Never below the held rate, never above the boost's ceiling. */
         assert_int_equal(governor_next_rate(1200, 0, 5000, 1000, 200000), 1000);
         assert_int_equal(governor_next_rate(190000, 9000, 5000, 1000, 200000), 200000);
@@ -306,7 +311,7 @@ static void poll_at(const profile_settings *s, md_array *a, journal_entry *e, go
  */
 static void test_busy_users_end_fit(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
-        governor_clock clock = { .rate_known = true };
+        governor_clock clock = { .rate_known = true, .whole_kibs = 60000 };
         governor_decision d;
         journal_entry e;
         uint64_t last = 0;
@@ -327,13 +332,29 @@ static void test_busy_users_end_fit(void **state) {
         assert_int_equal(d.value.value, 1000);
         assert_int_equal(d.replaced_floor.value, 50000);
         apply(&a, &e, &d);
-        /* Learning goes on as after a fit, and steers from fast's floor: half of 50000 for a share of 50 %. */
+        /*
+         * Learning goes on as after a fit, and steers from fast's floor, below
+         * the rebuild's unhindered 60000 KiB/s: half of 50000 for a share of 50 %.
+         */
         poll_at(&s, &a, &e, &clock, &last, 110, 10240, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
         poll_at(&s, &a, &e, &clock, &last, 116, 10240, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 25000);
         assert_int_equal(d.baseline_kibs, 10240);
+
+        /* Disks that give the rebuild 6000 KiB/s unhindered: half of that, not of a floor they never reach. */
+        boosted(&a, &e);
+        clock = (governor_clock){ .rate_known = true, .whole_kibs = 6000 };
+        last = 0;
+        poll_at(&s, &a, &e, &clock, &last, 100, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 105, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        poll_at(&s, &a, &e, &clock, &last, 110, 10240, &d);
+        poll_at(&s, &a, &e, &clock, &last, 116, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 3000);
 
         /* A latency bound on 6.16+: the first rung is md's own yielding at its depth, the floor held. */
         boosted(&a, &e);
