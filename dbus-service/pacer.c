@@ -105,8 +105,7 @@ int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
          */
         ahead = p->n > 1 ? now->usec - sample(p, 1)->usec : PACER_AHEAD_USEC;
         at = now->usec + (ahead == 0 ? PACER_AHEAD_USEC : ahead > PACER_AHEAD_MAX_USEC ? PACER_AHEAD_MAX_USEC : ahead);
-        turn = p->slice_usec &&
-               target_at(p, at) - (int64_t)now->kib > (int64_t)(p->rate * p->slice_usec / 1000000 / 4);
+        turn = p->slice_usec && target_at(p, at) - (int64_t)now->kib > (int64_t)(p->rate * p->slice_usec / 1000000 / 4);
         for (unsigned age = 0; age < p->n; age++) {
                 const pacer_sample *ref = sample(p, age);
                 uint64_t back = now->usec - ref->usec, v;
