@@ -75,7 +75,9 @@ int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
                 return -ENODATA;
         /*
          * Keep the line within the slack of the rebuild, ahead or behind;
-         * in slices the rebuild runs up to a slice's worth ahead of it.
+         * in slices the rebuild runs a slice's worth ahead of it after each
+         * turn, and md may run past a turn's end (below): up to two
+         * slices' worth more ahead.
          */
         slack = (int64_t)(p->rate * PACER_SLACK_USEC / 1000000);
         ahead_max = slack + (int64_t)(p->rate * 2 * p->slice_usec / 1000000);

@@ -31,7 +31,7 @@
  * caller gives, which the journal records (governor.c).
  *
  * A line that rises evenly has md wake from its half-second naps and run a
- * little, twice a second. On disks that seek, each of those turns moves
+ * little, every second or so. On disks that seek, each of those turns moves
  * every member's heads from where the users read to the rebuild's place and
  * back, and the users lose those seeks whatever R is: below some rate a
  * lower one gives them nothing more. So the line may rise in steps instead,
@@ -88,8 +88,8 @@ void pacer_stop(pacer *p);
  * The rate to give md as floor and ceiling now, within [@low, @high]: 0 with
  * it in @ret; -ENODATA when not pacing or with less than
  * PACER_HISTORY_MIN_USEC of history (the caller leaves R). Moves the line
- * to within PACER_SLACK_USEC of the last sample, or a slice more where the
- * rebuild leads.
+ * to within PACER_SLACK_USEC of the last sample, or two slices more where
+ * the rebuild leads.
  */
 int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret);
 
