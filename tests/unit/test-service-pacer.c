@@ -151,8 +151,8 @@ static void after_step_down(uint64_t disks, uint64_t rate, bool paced, uint64_t 
  * seconds, again and again (what the pacer is for); paced evenly, no 3 s
  * takes much more than twice the rate, but md turns to the rebuild about
  * once a second; paced in slices of 5 s, it turns to it at most twice a
- * slice and less than half as often and no 3 s takes more than two slices' worth. Every way the mean is
- * the rate.
+ * slice and less than half as often, and no 3 s takes more than two slices'
+ * worth. Every way the mean is the rate.
  */
 static void test_step_down(void **state) {
         static const uint64_t disks[] = { 16000, 40000, 100000 };
@@ -186,8 +186,8 @@ static void test_step_down(void **state) {
 
 /*
  * Disks slower than the rate, paced evenly or in slices of @slice_usec: the
- * line does not run away, and no burst beyond the slack and a slice follows
- * when they get faster.
+ * line does not run away, and when they get faster no 3 s takes more than
+ * twice the slack's worth and a slice's.
  */
 static void cannot_keep_up(uint64_t slice_usec) {
         const uint64_t rate = 8000;
