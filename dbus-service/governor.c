@@ -134,7 +134,7 @@ static void step_fit(const profile_settings *s, const md_array *a, const journal
          * early and leave the rate unknown for the rest of the operation.
          * (A fit shorter than md's span is not one to learn it from.)
          */
-        if (!clock->rate_known && s->fit_after_ms * 1000u >= MD_SYNC_SPEED_SPAN_USEC &&
+        if (!clock->whole_kibs && s->fit_after_ms * 1000u >= MD_SYNC_SPEED_SPAN_USEC &&
             a->sync_speed.kind == MD_V_NUMBER && a->sync_speed.value > 0 && md_tval_has_number(&e->written[t]) &&
             a->sync_speed.value < e->written[t].value &&
             now - clock->fit_start_usec < s->fit_after_ms * 1000u + FIT_RATE_WAIT_USEC)
@@ -743,7 +743,7 @@ static bool users_end_fit(const profile_settings *s, const md_array *a, const jo
         journal_entry fitted;
         bool first;
 
-        if (!s->hold_ceiling || !clock->rate_known || !users_busy(s, a, e, clock, now, &first) || first)
+        if (!s->hold_ceiling || !clock->whole_kibs || !users_busy(s, a, e, clock, now, &first) || first)
                 return false;
         fitted = *e;
         fitted.fit = GOVERNOR_FREE;

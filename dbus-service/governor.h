@@ -24,7 +24,7 @@
  *   OFF       nothing is followed: the floor is not one `fast` chose itself
  *   FITTING   the boost's floor holds; once md's sync_speed has averaged
  *             over it (fit_after_ms, and up to 15 s more below the floor
- *             until the caller knows the unbounded rate: rate_known), FIT
+ *             until the caller knows the unbounded rate: whole_kibs), FIT
  *             lowers it to fit_percent of that
  *             speed -> FREE (steering on) or DONE; a floor that would not
  *             come down, or one an administrator changed, ends it
@@ -111,10 +111,9 @@ typedef struct governor_clock {
         uint64_t depth;          /* the sync_io_depth last steered to; 0 before */
         bool pacing;             /* a latency bound's rung is floor and ceiling at rate_kibs (see governor_rung) */
         uint64_t yield_kibs;     /* md's rate when the rung last went from yielding to pacing, KiB/s */
-        /* Set by the caller: the rebuild's rate with nothing holding it back is known (from this
-         * operation or an earlier one of its kind on the array), so busy users need not wait for
-         * the fit to measure it; and that rate, KiB/s (0: not known). */
-        bool rate_known;
+        /* Set by the caller: the rebuild's rate with nothing holding it back, KiB/s, when known
+         * (from this operation or an earlier one of its kind on the array), so busy users need not
+         * wait for the fit to measure it; 0 when not known. */
         uint64_t whole_kibs;
         /* Set by the caller every poll: the operation's live position (/proc/mdstat), KiB, when known. */
         bool position_known;

@@ -570,10 +570,8 @@ static bool follow_boost(context *c, const char *uuid) {
         }
         if (a->sync_action != MD_SYNC_IDLE) {
                 /* Only the fit asks, and it lasts half a minute: no look through the reports on every poll. */
-                if (e->fit == GOVERNOR_FITTING) {
+                if (e->fit == GOVERNOR_FITTING)
                         w->governor.whole_kibs = whole_rate(c, a);
-                        w->governor.rate_known = w->governor.whole_kibs != 0;
-                }
                 operation_position(c, a, &w->governor);
                 governor_step(&c->cfg.profiles, a, e, &w->governor, loop_now_usec(), &d);
                 return service_govern(c, a, e, &d);

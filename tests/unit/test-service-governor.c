@@ -162,7 +162,7 @@ static void test_on_boost(void **state) {
 /* FITTING waits md's averaging span, then lowers the floor to 80 % of sync_speed. */
 static void test_fit_after_span(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
-        governor_clock clock = { .rate_known = true };
+        governor_clock clock = { .whole_kibs = 60000 };
         governor_decision d;
         journal_entry e;
         md_array a;
@@ -220,7 +220,7 @@ static void test_fit_waits_for_rate(void **state) {
                 assert_int_equal(d.action, GOVERNOR_WAIT);
                 assert_int_equal(d.next, GOVERNOR_FITTING);
         }
-        clock.rate_known = true;
+        clock.whole_kibs = 60000;
         governor_step(&s, &a, &e, &clock, 141 * SEC, &d);
         assert_int_equal(d.action, GOVERNOR_FIT);
         assert_int_equal(d.value.value, 16000);
@@ -311,7 +311,7 @@ static void poll_at(const profile_settings *s, md_array *a, journal_entry *e, go
  */
 static void test_busy_users_end_fit(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
-        governor_clock clock = { .rate_known = true, .whole_kibs = 60000 };
+        governor_clock clock = { .whole_kibs = 60000 };
         governor_decision d;
         journal_entry e;
         uint64_t last = 0;
@@ -345,7 +345,7 @@ static void test_busy_users_end_fit(void **state) {
 
         /* Disks that give the rebuild 6000 KiB/s unhindered: half of that, not of a floor they never reach. */
         boosted(&a, &e);
-        clock = (governor_clock){ .rate_known = true, .whole_kibs = 6000 };
+        clock = (governor_clock){ .whole_kibs = 6000 };
         last = 0;
         poll_at(&s, &a, &e, &clock, &last, 100, 0, &d);
         poll_at(&s, &a, &e, &clock, &last, 105, 10240, &d);
@@ -360,7 +360,7 @@ static void test_busy_users_end_fit(void **state) {
         boosted(&a, &e);
         a.tunables[MD_T_SYNC_IO_DEPTH] = num(32);
         e.users_latency_ms = 50;
-        clock = (governor_clock){ .rate_known = true };
+        clock = (governor_clock){ .whole_kibs = 60000 };
         last = 0;
         poll_at(&s, &a, &e, &clock, &last, 100, 0, &d);
         poll_at(&s, &a, &e, &clock, &last, 101, 10240, &d);
@@ -378,7 +378,7 @@ static void test_busy_users_end_fit(void **state) {
         for (int known = 0; known < 2; known++) {
                 boosted(&a, &e);
                 s.hold_ceiling = known ? 0 : 1;
-                clock = (governor_clock){ .rate_known = known };
+                clock = (governor_clock){ .whole_kibs = known ? 60000 : 0 };
                 last = 0;
                 poll_at(&s, &a, &e, &clock, &last, 100, 0, &d);
                 poll_at(&s, &a, &e, &clock, &last, 101, 10240, &d);
@@ -387,7 +387,7 @@ static void test_busy_users_end_fit(void **state) {
                 if (!known) {
                         /* The service learns the rate from the span's last samples. */
                         assert_int_equal(d.action, GOVERNOR_WAIT);
-                        clock.rate_known = true;
+                        clock.whole_kibs = 60000;
                         poll_at(&s, &a, &e, &clock, &last, 132, 10240, &d);
                 }
                 assert_int_equal(d.action, GOVERNOR_FIT);
