@@ -320,10 +320,19 @@ uint64_t governor_target(uint64_t baseline, unsigned share) {
  * Floor and ceiling at one @rate: from now on the pacer holds the rebuild
  * to it, with values in a band around it that the journal records, in
  * slices of @slice_usec (0: evenly).
+ *
+ * md compares its 30-s average with floor and ceiling: it sleeps while the
+ * average is above the ceiling and runs at the disks' speed while it is
+ * below the floor. Between turns the paced value has to sit below the
+ * average for md to sleep at all; were it held at the floor from before the
+ * boost, a rate near that floor would leave md at its own rhythm, a little
+ * every half second, each time moving the heads away from the users. So in
+ * turns the band reaches down to a quarter of the rate: the rate itself,
+ * md's average over a turn, still never goes below the held floor.
  */
 static void pace_from(const md_array *a, const journal_entry *e, governor_clock *clock, uint64_t rate,
                       uint64_t slice_usec, governor_decision *d) {
-        pacer_band(rate, held_rate(e), lift_ceiling(a, e).value, &d->pace_low, &d->pace_high);
+        pacer_band(rate, slice_usec ? 1 : held_rate(e), lift_ceiling(a, e).value, &d->pace_low, &d->pace_high);
         pacer_start(&clock->pacer, rate, slice_usec);
 }
 

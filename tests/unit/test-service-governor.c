@@ -618,6 +618,60 @@ static void test_pacing(void **state) {
 }
 
 /*
+ * Down at the floor from before the boost (1000 KiB/s) with the users still
+ * short: the rate stays there, but between turns floor and ceiling go below
+ * it, so that md sleeps there rather than running a little every half
+ * second at its own floor. The band reaches a quarter of the rate.
+ */
+static void test_pacing_at_the_held_rate(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t, least = UINT64_MAX;
+        md_array a;
+
+        (void)state;
+        s.quiet_ms = 30000;
+        fitted(&s, &a, &e, &clock);
+        for (t = 101; t < 103; t++)
+                poll_moved(&s, &a, &e, &clock, &last, t, 0, 20000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 103, 10240, 20000, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        for (t = 104; t <= 113; t++)
+                poll_moved(&s, &a, &e, &clock, &last, t, 10240, 1000, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        apply(&a, &e, &d);
+        /* Users at 2048 of their 5120 KiB/s, step after step: 8000 down by 30 % each until the held rate. */
+        for (t = 114; t < 200 && e.written[MD_T_SYNC_SPEED_MIN].value > 1000; t++) {
+                poll_moved(&s, &a, &e, &clock, &last, t, 2048, e.written[MD_T_SYNC_SPEED_MIN].value, &d);
+                if (d.action == GOVERNOR_STEER) {
+                        assert_true(d.value.value < e.written[MD_T_SYNC_SPEED_MIN].value);
+                        assert_int_equal(d.pace_low, d.value.value / 4);
+                }
+                apply(&a, &e, &d);
+        }
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 1000);
+        assert_int_equal(e.pace_low, 250);
+        assert_int_equal(e.pace_high, 4000);
+        /*
+         * The rebuild keeping to 1000 KiB/s in turns (5000 KiB at once every
+         * 5 s), the users still short: the rate stays, and once a turn is
+         * done floor and ceiling come below it.
+         */
+        for (uint64_t end = t + 60; t < end; t++) {
+                poll_moved(&s, &a, &e, &clock, &last, t, 2048, t % 5 == 0 ? 5000 : 0, &d);
+                assert_int_not_equal(d.action, GOVERNOR_STEER);
+                if (d.action == GOVERNOR_PACE && d.value.value < least)
+                        least = d.value.value;
+                apply(&a, &e, &d);
+        }
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 1000);
+        assert_true(least < 1000 && least >= 250);
+}
+
+/*
  * Users above their share while the rebuild moves at a quarter of its rate
  * (their requests make the disks seek between its reads): the rate stays,
  * and the explanation says how fast the rebuild moves. Once the
@@ -1117,6 +1171,7 @@ int main(void) {
                 cmocka_unit_test(test_next_rate),
                 cmocka_unit_test(test_learn_steer_lift),
                 cmocka_unit_test(test_pacing),
+                cmocka_unit_test(test_pacing_at_the_held_rate),
                 cmocka_unit_test(test_rate_the_disks_allow),
                 cmocka_unit_test(test_relearn_and_share),
                 cmocka_unit_test(test_admin_limit_stops),
