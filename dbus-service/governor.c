@@ -357,6 +357,7 @@ static void steer(const profile_settings *s, const md_array *a, const journal_en
                   unsigned share, uint64_t rate, governor_decision *d) {
         set_rate(a, e, GOVERNOR_STEER, rate, d);
         pace_from(a, e, clock, rate, turn_usec(s), d);
+        clock->held_kibs = held_rate(e);
         d->baseline_kibs = clock->baseline_kibs;
         d->users_kibs = clock->users_kibs;
         d->target_kibs = governor_target(clock->baseline_kibs, share);
@@ -827,13 +828,23 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "The rebuild runs at up to %" PRIu64 " KiB/s%s; the users' latency is measured "
                                  "against the bound of %u ms over the next %" PRIu64 " s.",
                                  rate, depth_text, bound_ms, s->step_ms / 1000);
-                else if (clock && clock->learnt_usec)
+                else if (clock && clock->learnt_usec) {
+                        uint64_t target = governor_target(clock->baseline_kibs, share);
+
                         snprintf(buf, size,
                                  "The users get %" PRIu64 " KiB/s; alone they get %" PRIu64 " KiB/s, and they keep "
                                  "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %" PRIu64 " KiB/s.",
-                                 clock->users_kibs, clock->baseline_kibs, share,
-                                 governor_target(clock->baseline_kibs, share), rate);
-                else
+                                 clock->users_kibs, clock->baseline_kibs, share, target, rate);
+                        if (rate <= clock->held_kibs && clock->users_kibs < target - target / 10) {
+                                size_t len = strlen(buf);
+
+                                snprintf(buf + len, size > len ? size - len : 0,
+                                         " That is the floor the array had before the boost, and the governor goes "
+                                         "no lower, or the rebuild would run slower than without the boost: the "
+                                         "users get less than their share. To give them more, restore, lower "
+                                         "sync_speed_min and boost again.");
+                        }
+                } else
                         snprintf(buf, size,
                                  "The rebuild runs at %" PRIu64 " KiB/s; what the users get alone is measured "
                                  "again shortly.",

@@ -104,6 +104,7 @@ typedef struct governor_clock {
         uint64_t users_kibs;     /* the users' throughput over the last span, KiB/s */
         uint64_t rebuild_kibs;   /* the rebuild's rate over the last step, KiB/s; 0 when unknown */
         uint64_t rate_kibs;      /* the rate last steered to, KiB/s; 0 before */
+        uint64_t held_kibs;      /* the floor from before the boost, the least rate, when a share last steered */
         uint64_t io_requests;    /* the array's io_requests at io_usec */
         uint64_t span_requests;  /* io_requests when the current step began */
         uint64_t span_wait_ms;   /* io_wait_ms then */

@@ -1116,6 +1116,22 @@ static void test_explain(void **state) {
         governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, buf, sizeof(buf));
         assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
                                  "(5120 KiB/s). The rebuild runs at 5600 KiB/s.");
+        /* Down at the floor from before the boost and the users still short: why it goes no lower. */
+        clock.held_kibs = 1000;
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 1000, 0, buf, sizeof(buf));
+        assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
+                                 "(5120 KiB/s). The rebuild runs at 1000 KiB/s. That is the floor the array had "
+                                 "before the boost, and the governor goes no lower, or the rebuild would run slower "
+                                 "than without the boost: the users get less than their share. To give them more, "
+                                 "restore, lower sync_speed_min and boost again.");
+        /* Within 10 % of their share there, or above the floor: nothing to say. */
+        clock.users_kibs = 4700;
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 1000, 0, buf, sizeof(buf));
+        assert_null(strstr(buf, "goes no lower"));
+        clock.users_kibs = 4000;
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 1001, 0, buf, sizeof(buf));
+        assert_null(strstr(buf, "goes no lower"));
+        clock.held_kibs = 0;
         governor_explain(&s, GOVERNOR_LEARNING, NULL, 50, 0, 1000, 0, buf, sizeof(buf));
         assert_non_null(strstr(buf, "held back to 1000 KiB/s for 10 s"));
         governor_explain(&s, GOVERNOR_STEERING, NULL, 50, 0, 5600, 0, buf, sizeof(buf));
