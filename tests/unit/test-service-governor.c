@@ -510,6 +510,29 @@ static void poll_moved(const profile_settings *s, md_array *a, journal_entry *e,
 }
 
 /*
+ * Fitted, then busy users (10 MiB/s) held back and learnt while the rebuild
+ * moves (20000 KiB a poll, 1000 held back): the first STEER, to 8000 KiB/s,
+ * applied. Returns the time of the next poll.
+ */
+static uint64_t steered_moving(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock,
+                               uint64_t *last, governor_decision *d) {
+        uint64_t t;
+
+        fitted(s, a, e, clock);
+        for (t = 101; t < 103; t++)
+                poll_moved(s, a, e, clock, last, t, 0, 20000, d);
+        poll_moved(s, a, e, clock, last, 103, 10240, 20000, d);
+        assert_int_equal(d->action, GOVERNOR_LEARN);
+        apply(a, e, d);
+        for (t = 104; t <= 113; t++)
+                poll_moved(s, a, e, clock, last, t, 10240, 1000, d);
+        assert_int_equal(d->action, GOVERNOR_STEER);
+        assert_int_equal(d->value.value, 8000);
+        apply(a, e, d);
+        return 114;
+}
+
+/*
  * Steering at one rate with the rebuild's position known: between the
  * steps floor and ceiling move to what holds md to the rate (PACE), within
  * the band the STEER recorded, which the governor still counts as its own.
@@ -633,18 +656,9 @@ static void test_pacing_at_the_held_rate(void **state) {
 
         (void)state;
         s.quiet_ms = 30000;
-        fitted(&s, &a, &e, &clock);
-        for (t = 101; t < 103; t++)
-                poll_moved(&s, &a, &e, &clock, &last, t, 0, 20000, &d);
-        poll_moved(&s, &a, &e, &clock, &last, 103, 10240, 20000, &d);
-        assert_int_equal(d.action, GOVERNOR_LEARN);
-        apply(&a, &e, &d);
-        for (t = 104; t <= 113; t++)
-                poll_moved(&s, &a, &e, &clock, &last, t, 10240, 1000, &d);
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        apply(&a, &e, &d);
+        t = steered_moving(&s, &a, &e, &clock, &last, &d);
         /* Users at 2048 of their 5120 KiB/s, step after step: 8000 down by 30 % each until the held rate. */
-        for (t = 114; t < 200 && e.written[MD_T_SYNC_SPEED_MIN].value > 1000; t++) {
+        for (; t < 200 && e.written[MD_T_SYNC_SPEED_MIN].value > 1000; t++) {
                 poll_moved(&s, &a, &e, &clock, &last, t, 2048, e.written[MD_T_SYNC_SPEED_MIN].value, &d);
                 if (d.action == GOVERNOR_STEER) {
                         assert_true(d.value.value < e.written[MD_T_SYNC_SPEED_MIN].value);
@@ -687,19 +701,8 @@ static void test_rate_the_disks_allow(void **state) {
         md_array a;
 
         (void)state;
-        fitted(&s, &a, &e, &clock);
-        for (t = 101; t < 103; t++)
-                poll_moved(&s, &a, &e, &clock, &last, t, 0, 20000, &d);
-        poll_moved(&s, &a, &e, &clock, &last, 103, 10240, 20000, &d);
-        assert_int_equal(d.action, GOVERNOR_LEARN);
-        apply(&a, &e, &d);
-        for (t = 104; t <= 113; t++)
-                poll_moved(&s, &a, &e, &clock, &last, t, 10240, 1000, &d);
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.value.value, 8000);
-        apply(&a, &e, &d);
         /* Users at 8000 KiB/s, above 5100 by more than the band; the rebuild at 2000 KiB/s. */
-        for (t = 114; t <= 140; t++) {
+        for (t = steered_moving(&s, &a, &e, &clock, &last, &d); t <= 140; t++) {
                 poll_moved(&s, &a, &e, &clock, &last, t, 8000, 2000, &d);
                 assert_int_not_equal(d.action, GOVERNOR_STEER);
                 apply(&a, &e, &d);
