@@ -101,6 +101,7 @@ typedef struct governor_clock {
         uint64_t span_pos_kib;   /* and was this */
         uint64_t learnt_usec;    /* when the baseline was learnt, 0 before */
         uint64_t baseline_kibs;  /* the users' throughput with the rebuild held back, KiB/s */
+        uint64_t excess_kibs;    /* the users' throughput over the last step when above baseline_kibs, else 0 */
         uint64_t users_kibs;     /* the users' throughput over the last span, KiB/s */
         uint64_t rebuild_kibs;   /* the rebuild's rate over the last step, KiB/s; 0 when unknown */
         uint64_t rate_kibs;      /* the rate last steered to, KiB/s; 0 before */

@@ -723,6 +723,52 @@ static void test_rate_the_disks_allow(void **state) {
         assert_null(strstr(why, "moves at only"));
 }
 
+/* Polls @from to @to with the users at @kibs and the rebuild keeping to its rate, each decision applied. */
+static void steps_at(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                     uint64_t from, uint64_t to, uint64_t kibs, governor_decision *d) {
+        for (uint64_t t = from; t <= to; t++) {
+                poll_moved(s, a, e, clock, last, t, kibs, e->written[MD_T_SYNC_SPEED_MIN].value, d);
+                apply(a, e, d);
+        }
+}
+
+/*
+ * Users who move more than their baseline (10240) raise it only when two
+ * steps in a row say so, to the lesser of the two; one step above it, or
+ * one broken by a step within it or by quiet users, leaves it.
+ */
+static void test_baseline_grows_on_two_steps(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t;
+        md_array a;
+
+        (void)state;
+        t = steered_moving(&s, &a, &e, &clock, &last, &d);
+        assert_int_equal(clock.baseline_kibs, 10240);
+        /* One step at 16000, one within it: the baseline stays. */
+        steps_at(&s, &a, &e, &clock, &last, t, t + 4, 16000, &d);
+        assert_int_equal(clock.users_kibs, 16000);
+        assert_int_equal(clock.baseline_kibs, 10240);
+        steps_at(&s, &a, &e, &clock, &last, t + 5, t + 9, 6000, &d);
+        assert_int_equal(clock.users_kibs, 6000);
+        assert_int_equal(clock.baseline_kibs, 10240);
+        /* Above it, then quiet (100 KiB/s), then above it again: still the same. */
+        steps_at(&s, &a, &e, &clock, &last, t + 10, t + 14, 14000, &d);
+        steps_at(&s, &a, &e, &clock, &last, t + 15, t + 19, 100, &d);
+        steps_at(&s, &a, &e, &clock, &last, t + 20, t + 24, 13000, &d);
+        assert_int_equal(clock.users_kibs, 13000);
+        assert_int_equal(clock.baseline_kibs, 10240);
+        /* The next step above it too: the lesser of the two. */
+        steps_at(&s, &a, &e, &clock, &last, t + 25, t + 29, 14000, &d);
+        assert_int_equal(clock.users_kibs, 14000);
+        assert_int_equal(clock.baseline_kibs, 13000);
+        /* And on while they stay above it. */
+        steps_at(&s, &a, &e, &clock, &last, t + 30, t + 34, 15000, &d);
+        assert_int_equal(clock.baseline_kibs, 14000);
+}
 /* While steering, the baseline is learnt again every relearn_ms; a share given with the boost counts. */
 static void test_relearn_and_share(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
@@ -1192,6 +1238,7 @@ int main(void) {
                 cmocka_unit_test(test_pacing),
                 cmocka_unit_test(test_pacing_at_the_held_rate),
                 cmocka_unit_test(test_rate_the_disks_allow),
+                cmocka_unit_test(test_baseline_grows_on_two_steps),
                 cmocka_unit_test(test_relearn_and_share),
                 cmocka_unit_test(test_admin_limit_stops),
                 cmocka_unit_test(test_steering_after_restart),
