@@ -30,7 +30,9 @@
 # fast@100ms keep their requests under 50 and 100 ms at the 99th percentile
 # with users_latency_ms, the bound given for the real disk, so times SCALE in
 # the VM) and max.
-# BENCH_RECIPES picks some of them. md's absolute limits are divided by SCALE, as the disk's rates are
+# BENCH_RECIPES picks some of them; BENCH_RUNS runs each that many times
+# (default 1), each its own result line, so that the report gives medians
+# and ranges. md's absolute limits are divided by SCALE, as the disk's rates are
 # (docs/disk-model.md): the defaults are 1000/SCALE and 200000/SCALE KiB/s,
 # the forum's 50000 is 50000/SCALE.
 #
@@ -60,6 +62,8 @@ shift 2
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(seq1 seq8 rand32 write bursty none)
 read -r -a recipes <<<"${BENCH_RECIPES:-frozen defaults forum forum+cache floor10 floor25 floor50 floor100 fast fast@25 fast@80 fast@50ms fast@100ms max}"
+runs=${BENCH_RUNS:-1}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "BENCH_RUNS is a number of runs, not $runs" >&2; exit 2; }
 
 bench_setup
 
@@ -173,7 +177,9 @@ for workload in "${workloads[@]}"; do
 	for name in "${recipes[@]}"; do
 		# With no users only fast and max say something the limit does not.
 		[ "$workload" != none ] || [ "$name" = fast ] || [ "$name" = max ] || continue
-		r=$(run "$workload" "$name") || exit 1
-		printf 'result\t%s\t%s\t%s\n' "$workload" "$name" "$r"
+		for ((i = 0; i < runs; i++)); do
+			r=$(run "$workload" "$name") || exit 1
+			printf 'result\t%s\t%s\t%s\n' "$workload" "$name" "$r"
+		done
 	done
 done
