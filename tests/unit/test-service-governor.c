@@ -769,6 +769,7 @@ static void test_baseline_grows_on_two_steps(void **state) {
         steps_at(&s, &a, &e, &clock, &last, t + 30, t + 34, 15000, &d);
         assert_int_equal(clock.baseline_kibs, 14000);
 }
+
 /* While steering, the baseline is learnt again every relearn_ms; a share given with the boost counts. */
 static void test_relearn_and_share(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
