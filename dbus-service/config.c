@@ -30,6 +30,8 @@ static const config_key config_keys[] = {
         { "fast_governor_learn_ms", offsetof(config, profiles.learn_ms), 0, 1000, 600000 },
         { "fast_governor_relearn_ms", offsetof(config, profiles.relearn_ms), 0, 10000, 86400000 },
         { "fast_governor_step_ms", offsetof(config, profiles.step_ms), 0, 1000, 600000 },
+        { "users_busy_kibs", offsetof(config, profiles.busy_kibs), 0, 1, 2000000000 },
+        { "users_busy_iops", offsetof(config, profiles.busy_iops), 0, 1, 1000000 },
         { "sync_speed_max_floor", offsetof(config, profiles.ceiling), 0, 1, 2000000000 },
         { "memory_budget_percent", offsetof(config, profiles.budget_percent), 1, 0, 90 },
         { "poll_active_ms", offsetof(config, poll_active_ms), 0, 100, 60000 },

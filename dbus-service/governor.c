@@ -419,14 +419,12 @@ static void lift(const md_array *a, const journal_entry *e, governor_decision *d
 /*
  * md counts the users' requests in the md device's own counters
  * (sys/block/<md>/stat), never the rebuild's, which reads and writes the
- * members. Less than 1 MiB/s is housekeeping, not users to make room for;
- * nor fewer than 8 requests a second (a random reader moves few KiB).
+ * members. By default less than 1 MiB/s is housekeeping, not users to make
+ * room for; nor fewer than 8 requests a second (a random reader moves few
+ * KiB, and a hard disk serves it some 100 a second alone).
  */
-#define USERS_BUSY_KIBS 1024
-#define USERS_BUSY_IOPS 8
-
-bool governor_users_busy(uint64_t kib, uint64_t requests, uint64_t usec) {
-        return usec > 0 && (kib * 1000000 / usec >= USERS_BUSY_KIBS || requests * 1000000 / usec >= USERS_BUSY_IOPS);
+bool governor_users_busy(const profile_settings *s, uint64_t kib, uint64_t requests, uint64_t usec) {
+        return usec > 0 && (kib * 1000000 / usec >= s->busy_kibs || requests * 1000000 / usec >= s->busy_iops);
 }
 
 /* What the counters moved by since @sectors and @requests: 0 for one that is unknown or went back. */
@@ -441,21 +439,21 @@ static void counters_moved(const md_array *a, uint64_t sectors, uint64_t request
 }
 
 /* Whether the md device's counters moved by a user's share between @clock's last read and @now. */
-static bool counters_busy(const md_array *a, const governor_clock *clock, uint64_t now) {
+static bool counters_busy(const profile_settings *s, const md_array *a, const governor_clock *clock, uint64_t now) {
         uint64_t kib, requests;
 
         counters_moved(a, clock->io_sectors, clock->io_requests, &kib, &requests);
-        return governor_users_busy(kib, requests, now - clock->io_usec);
+        return governor_users_busy(s, kib, requests, now - clock->io_usec);
 }
 
 /* Whether the users moved as much as a user does over the span that began at @clock's span start. */
-static bool span_busy(const md_array *a, const governor_clock *clock, uint64_t now) {
+static bool span_busy(const profile_settings *s, const md_array *a, const governor_clock *clock, uint64_t now) {
         uint64_t kib, requests;
 
         if (clock->span_usec == 0 || now <= clock->span_usec)
                 return false;
         counters_moved(a, clock->span_sectors, clock->span_requests, &kib, &requests);
-        return governor_users_busy(kib, requests, now - clock->span_usec);
+        return governor_users_busy(s, kib, requests, now - clock->span_usec);
 }
 
 static bool users_busy(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
@@ -466,7 +464,7 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
         } else {
                 bool first = clock->io_usec == 0;
 
-                if (!first && now > clock->io_usec && counters_busy(a, clock, now))
+                if (!first && now > clock->io_usec && counters_busy(s, a, clock, now))
                         clock->users_usec = now;
                 clock->io_sectors = a->io_sectors.value;
                 clock->io_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
@@ -656,7 +654,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 if (now - clock->span_usec < s->learn_ms * 1000u)
                         return;
                 clock->baseline_kibs = span_kibs(a, clock, now);
-                if (!span_busy(a, clock, now) || clock->baseline_kibs == 0) {
+                if (!span_busy(s, a, clock, now) || clock->baseline_kibs == 0) {
                         /* Too little to share: the users stopped. Held until quiet_ms says so. */
                         clock->learnt_usec = 0;
                         span_start(a, clock, now);
@@ -705,7 +703,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 clock->users_kibs = span_kibs(a, clock, now);
                 clock->rebuild_kibs = span_rebuild_kibs(clock, now);
-                busy = span_busy(a, clock, now);
+                busy = span_busy(s, a, clock, now);
                 span_start(a, clock, now);
                 /*
                  * Users who moved less than housekeeping in a whole step are not

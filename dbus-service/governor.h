@@ -164,10 +164,11 @@ bool governor_writes_depth(const governor_decision *d);
 
 /*
  * Whether users who moved @kib KiB in @requests requests over @usec count
- * as busy (1 MiB/s, or 8 requests a second, or more): what the governor
- * makes room for, and what the reports count as the users' busy time.
+ * as busy (@s's busy_kibs KiB/s or busy_iops requests a second, or more;
+ * 1 MiB/s and 8 by default): what the governor makes room for, what a
+ * check pauses for, and what the reports count as the users' busy time.
  */
-bool governor_users_busy(uint64_t kib, uint64_t requests, uint64_t usec);
+bool governor_users_busy(const profile_settings *s, uint64_t kib, uint64_t requests, uint64_t usec);
 
 /*
  * The latency bound the boost @e keeps to, ms: its own, else the

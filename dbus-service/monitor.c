@@ -260,7 +260,7 @@ static void tally_sample(context *c, const md_array *a, array_object *o) {
                                    .steering = e->fit == GOVERNOR_STEERING,
                                    .target = target };
         }
-        report_tally_sample(&o->tally, a, loop_now_usec(), e ? &b : NULL, o->failures_tolerated == 0);
+        report_tally_sample(&o->tally, &c->cfg.profiles, a, loop_now_usec(), e ? &b : NULL, o->failures_tolerated == 0);
 }
 
 /* The report of the operation that just ended (o->last_op), kept and saved; its line in @line. */

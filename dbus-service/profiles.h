@@ -35,6 +35,8 @@ typedef struct profile_settings {
         uint64_t learn_ms;          /* how long the rebuild is held back to learn that throughput */
         uint64_t relearn_ms;        /* how often it is learnt again while steering */
         uint64_t step_ms;           /* how often the rate is steered */
+        uint64_t busy_kibs;         /* users moving this many KiB/s or more are busy (governor_users_busy) */
+        uint64_t busy_iops;         /* and so are users completing this many requests a second */
 } profile_settings;
 
 #define PROFILE_SETTINGS_DEFAULT                                                                                       \
@@ -49,7 +51,9 @@ typedef struct profile_settings {
                              .users_share = 50,                                                                        \
                              .learn_ms = 10000,                                                                        \
                              .relearn_ms = 300000,                                                                     \
-                             .step_ms = 5000 })
+                             .step_ms = 5000,                                                                          \
+                             .busy_kibs = 1024,                                                                        \
+                             .busy_iops = 8 })
 
 #define PLAN_TEXT_MAX 32
 

@@ -102,7 +102,8 @@ uint64_t report_tally_steered_kibs(const op_tally *t) {
         return t->steered_usec >= 1000000u ? t->steered_kib * 1000000u / t->steered_usec : 0;
 }
 
-void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, const tally_boost *boost, bool exposed) {
+void report_tally_sample(op_tally *t, const profile_settings *s, const md_array *a, uint64_t now_usec,
+                         const tally_boost *boost, bool exposed) {
         uint64_t dt = now_usec > t->last_usec ? now_usec - t->last_usec : 0;
         bool was_boosted;
 
@@ -153,7 +154,7 @@ void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, cons
 
                 if (a->io_requests.kind == MD_V_NUMBER && a->io_requests.value >= t->last_requests)
                         requests = a->io_requests.value - t->last_requests;
-                busy = governor_users_busy(kib, requests, dt);
+                busy = governor_users_busy(s, kib, requests, dt);
                 t->users_kib += kib;
                 t->sampled_usec += dt;
                 if (u)

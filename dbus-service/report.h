@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "array.h"
+#include "profiles.h"
 
 #define REPORT_KEEP 5
 
@@ -100,8 +101,12 @@ typedef struct tally_boost {
 /* Starts a tally for the operation @a runs, at @now_usec (CLOCK_MONOTONIC). */
 void report_tally_start(op_tally *t, const md_array *a, uint64_t now_usec);
 
-/* Adds the time since the last sample: @boost NULL without one, @exposed when no redundancy is left. */
-void report_tally_sample(op_tally *t, const md_array *a, uint64_t now_usec, const tally_boost *boost, bool exposed);
+/*
+ * Adds the time since the last sample: @boost NULL without one, @exposed
+ * when no redundancy is left; @s says when the users count as busy.
+ */
+void report_tally_sample(op_tally *t, const profile_settings *s, const md_array *a, uint64_t now_usec,
+                         const tally_boost *boost, bool exposed);
 
 /* The rate the governor kept for busy users so far, KiB/s; 0 unknown. */
 uint64_t report_tally_steered_kibs(const op_tally *t);

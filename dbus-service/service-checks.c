@@ -363,7 +363,7 @@ static void forget_check(context *c, const md_array *a, const check_record *r) {
  * counters (only the users' I/O counts there, never md's own check):
  * since when they have been busy, or quiet.
  */
-static void sample_users(const md_array *a, array_object *o, uint64_t now) {
+static void sample_users(const profile_settings *s, const md_array *a, array_object *o, uint64_t now) {
         uint64_t kib, requests;
         bool busy;
 
@@ -381,7 +381,7 @@ static void sample_users(const md_array *a, array_object *o, uint64_t now) {
         }
         kib = (a->io_sectors.value - o->users_sample_sectors) / 2;
         requests = a->io_requests.value - o->users_sample_requests;
-        busy = governor_users_busy(kib, requests, now - o->users_sample_usec);
+        busy = governor_users_busy(s, kib, requests, now - o->users_sample_usec);
         if (busy && !o->users_busy_since_usec)
                 o->users_busy_since_usec = o->users_sample_usec;
         if (!busy && !o->users_quiet_since_usec)
@@ -427,7 +427,7 @@ bool service_apply_checks(context *c) {
                 r = check_book_find(&c->checks, a->uuid);
                 pause_busy = policy_lookup(&c->cfg.policies, a->uuid, POLICY_CHECK_BUSY, NULL)->kind == POLICY_PAUSE;
                 if (pause_busy)
-                        sample_users(a, o, now);
+                        sample_users(&c->cfg.profiles, a, o, now);
                 v = (check_view){ .action = a->sync_action,
                                   .degraded = a->degraded.kind == MD_V_NUMBER ? (int64_t)a->degraded.value : -1,
                                   .windowed = w && w->n > 0,

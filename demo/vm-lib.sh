@@ -120,9 +120,15 @@ demo_start_polkit() {
 }
 
 # The installed binary, on the real kernel, as root; its journal of originals
-# in the default /run/mdboost.
+# in the default /run/mdboost. On modelled disks the service's own absolute
+# limits are scaled as md's are: users count as busy from 1024/SCALE KiB/s
+# or 8/SCALE requests a second (at least 1), as on the real disk.
 demo_start_service() {
-	/usr/libexec/mdboostd --log-stderr >/var/log/mdboostd.log 2>&1 &
+	local conf=/run/mdboost-demo.conf
+
+	printf 'users_busy_kibs = %s\nusers_busy_iops = %s\n' $((1024 / DEMO_SCALE)) \
+		$(((8 + DEMO_SCALE - 1) / DEMO_SCALE)) >"$conf"
+	/usr/libexec/mdboostd --log-stderr --config "$conf" >/var/log/mdboostd.log 2>&1 &
 	PIDS+=($!)
 	demo_wait 30 demo_has_name org.mdboost.MdBoost1 || demo_fail mdboostd /var/log/mdboostd.log
 	demo_log "system bus, polkitd and mdboostd are running"

@@ -30,13 +30,16 @@ static void test_defaults_and_keys(void **state) {
         assert_int_equal(c.profiles.learn_ms, 10000);
         assert_int_equal(c.profiles.relearn_ms, 300000);
         assert_int_equal(c.profiles.step_ms, 5000);
+        assert_int_equal(c.profiles.busy_kibs, 1024);
+        assert_int_equal(c.profiles.busy_iops, 8);
         assert_int_equal(config_parse("# comment\n\n  memory_budget_percent = 25  \n"
                                       "fast_sync_speed_min=80000\npoll_idle_ms = 10000\n"
                                       "fast_floor_fit_percent = 0\nfast_floor_fit_after_ms = 2000\n"
                                       "fast_ceiling_hold = 0\nfast_ceiling_quiet_ms = 5000\nfast_users_share = 70\n"
                                       "fast_users_latency_ms = 40\n"
                                       "fast_governor_learn_ms = 2000\nfast_governor_relearn_ms = 60000\n"
-                                      "fast_governor_step_ms = 1000\n",
+                                      "fast_governor_step_ms = 1000\n"
+                                      "users_busy_kibs = 102\nusers_busy_iops = 1\n",
                                       &c, err, sizeof(err)),
                          0);
         assert_int_equal(c.profiles.budget_percent, 25);
@@ -52,6 +55,8 @@ static void test_defaults_and_keys(void **state) {
         assert_int_equal(c.profiles.learn_ms, 2000);
         assert_int_equal(c.profiles.relearn_ms, 60000);
         assert_int_equal(c.profiles.step_ms, 1000);
+        assert_int_equal(c.profiles.busy_kibs, 102);
+        assert_int_equal(c.profiles.busy_iops, 1);
 }
 
 static void test_refused(void **state) {
@@ -73,6 +78,9 @@ static void test_refused(void **state) {
                 "fast_governor_learn_ms = 999\n",
                 "fast_governor_relearn_ms = 9999\n",
                 "fast_governor_step_ms = 600001\n",
+                "users_busy_kibs = 0\n",
+                "users_busy_iops = 0\n",
+                "users_busy_iops = 1000001\n",
                 "poll_notified_ms = 0\n",
                 "poll_notified_ms = 86400001\n",
                 "event_command = on-event\n",

@@ -119,13 +119,21 @@ static void apply(md_array *a, journal_entry *e, const governor_decision *d) {
 
 /* Busy: 1 MiB/s or 8 requests a second, over however long the counters were read apart. */
 static void test_users_busy(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+
         (void)state;
-        assert_true(governor_users_busy(1024, 1, SEC));
-        assert_false(governor_users_busy(1023, 7, SEC));
-        assert_true(governor_users_busy(32, 8, SEC)); /* a random 4 KiB reader */
-        assert_true(governor_users_busy(5 * 1024, 0, 5 * SEC));
-        assert_false(governor_users_busy(5 * 1024 - 1, 39, 5 * SEC));
-        assert_false(governor_users_busy(1 << 20, 1000, 0)); /* no time between the reads: no rate */
+        assert_true(governor_users_busy(&s, 1024, 1, SEC));
+        assert_false(governor_users_busy(&s, 1023, 7, SEC));
+        assert_true(governor_users_busy(&s, 32, 8, SEC)); /* a random 4 KiB reader */
+        assert_true(governor_users_busy(&s, 5 * 1024, 0, 5 * SEC));
+        assert_false(governor_users_busy(&s, 5 * 1024 - 1, 39, 5 * SEC));
+        assert_false(governor_users_busy(&s, 1 << 20, 1000, 0)); /* no time between the reads: no rate */
+        /* The configuration's own limits: 100 KiB/s or 1 request a second. */
+        s.busy_kibs = 100;
+        s.busy_iops = 1;
+        assert_true(governor_users_busy(&s, 100, 0, SEC));
+        assert_true(governor_users_busy(&s, 12, 3, SEC));
+        assert_false(governor_users_busy(&s, 99, 4, 5 * SEC));
 }
 
 static void test_states_words(void **state) {
@@ -302,6 +310,41 @@ static void poll_at(const profile_settings *s, md_array *a, journal_entry *e, go
                 a->io_sectors.value += kibs * 2 * (t - *last);
         *last = t;
         governor_step(s, a, e, clock, t * SEC, d);
+}
+
+/* Users who count as busy only under the configuration's lower limits end a fit only with them. */
+static void test_busy_limits_configured(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .whole_kibs = 60000 };
+        governor_decision d;
+        journal_entry e;
+        md_array a;
+
+        (void)state;
+        for (int pass = 0; pass < 2; pass++) {
+                boosted(&a, &e);
+                a.io_requests = num(0);
+                clock = (governor_clock){ .whole_kibs = 60000 };
+                if (pass == 1) {
+                        s.busy_kibs = 100;
+                        s.busy_iops = 2;
+                }
+                /* A light random reader: 3 requests of 4 KiB a second. */
+                for (uint64_t t = 100; t <= 106; t++) {
+                        a.io_sectors.value += 3 * 8;
+                        a.io_requests.value += 3;
+                        governor_step(&s, &a, &e, &clock, t * SEC, &d);
+                        if (d.action != GOVERNOR_WAIT)
+                                break;
+                }
+                if (pass == 0) {
+                        assert_int_equal(d.action, GOVERNOR_WAIT);
+                        assert_int_equal(d.next, GOVERNOR_FITTING);
+                } else {
+                        assert_int_equal(d.action, GOVERNOR_LEARN);
+                        assert_int_equal(d.next, GOVERNOR_LEARNING);
+                }
+        }
 }
 
 /*
@@ -1228,6 +1271,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_fit_floor),
                 cmocka_unit_test(test_users_busy),
+                cmocka_unit_test(test_busy_limits_configured),
                 cmocka_unit_test(test_states_words),
                 cmocka_unit_test(test_on_boost),
                 cmocka_unit_test(test_fit_after_span),

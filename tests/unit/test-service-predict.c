@@ -15,6 +15,7 @@
 #define UUID1 "7ac7b4d7-c925-6f89-525e-4caecab28aec"
 #define UUID2 "11111111-2222-3333-4444-555555555555"
 #define S(x) (UINT64_C(1000000) * (x))
+#define DEFAULTS (&PROFILE_SETTINGS_DEFAULT)
 
 /* The md device having moved @kibs KiB/s (in 4 KiB requests) for @dt s since @a, md's sync_speed @speed. */
 static void advance(md_array *a, uint64_t dt, uint64_t kibs, uint64_t speed) {
@@ -44,33 +45,33 @@ static void test_tally_whole_rate(void **state) {
         /* Busy users (8 MiB/s): no whole rate. */
         for (int i = 0; i < 10; i++) {
                 advance(&a, 1, 8192, 30000);
-                report_tally_sample(&t, &a, S(++now), NULL, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         }
         assert_int_equal(t.whole_kibs, 0);
         assert_int_equal(t.users_busy_usec, S(10));
         /* Quiet for 44 s: md's 30 s average still carries the busy time. */
         for (int i = 0; i < 44; i++) {
                 advance(&a, 1, 0, 90000);
-                report_tally_sample(&t, &a, S(++now), NULL, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         }
         assert_int_equal(t.whole_kibs, 0);
         advance(&a, 1, 0, 120000);
-        report_tally_sample(&t, &a, S(++now), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         assert_int_equal(t.whole_kibs, 120000);
         assert_false(t.whole_capped);
         /* At md's ceiling, the rate is only what the ceiling allowed. */
         for (int i = 0; i < 5; i++) {
                 advance(&a, 1, 0, 195000);
-                report_tally_sample(&t, &a, S(++now), NULL, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         }
         assert_int_equal(t.whole_kibs, 195000);
         assert_true(t.whole_capped);
         /* 8 KiB/s in 2 requests a second is housekeeping; 40 requests a second of 4 KiB are users, if few KiB. */
         advance(&a, 1, 8, 100000);
-        report_tally_sample(&t, &a, S(++now), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         assert_true(t.quiet_since_usec != 0);
         advance(&a, 1, 160, 100000);
-        report_tally_sample(&t, &a, S(++now), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         assert_int_equal(t.quiet_since_usec, 0);
         assert_int_equal(t.sampled_usec, S(now - 100));
 }
@@ -86,17 +87,17 @@ static void test_tally_unbounded_rate(void **state) {
         report_tally_start(&t, &a, S(now));
         for (int i = 0; i < 29; i++) {
                 advance(&a, 1, 8192, 20000);
-                report_tally_sample(&t, &a, S(++now), NULL, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         }
         assert_int_equal(t.whole_kibs, 0);
         advance(&a, 1, 8192, 21000);
-        report_tally_sample(&t, &a, S(++now), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         assert_int_equal(t.whole_kibs, 21000);
         assert_false(t.whole_capped);
         /* Above the floor md may yield again: the wait starts anew. */
         a.tunables[MD_T_SYNC_SPEED_MIN] = (md_tval){ .kind = MD_V_LOCAL, .value = 5000 };
         advance(&a, 1, 8192, 19000);
-        report_tally_sample(&t, &a, S(++now), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         assert_int_equal(t.unbounded_since_usec, 0);
         assert_int_equal(t.whole_kibs, 21000);
 }
@@ -112,23 +113,23 @@ static void test_tally_steered_rate(void **state) {
         report_tally_start(&t, &a, S(now));
         for (int i = 0; i < 45; i++) {
                 advance(&a, 1, 8192, 50000);
-                report_tally_sample(&t, &a, S(++now), &steering, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
         }
         assert_int_equal(report_tally_steered_kibs(&t), 0);
         for (int i = 0; i < 10; i++) {
                 advance(&a, 1, 8192, 6000);
-                report_tally_sample(&t, &a, S(++now), &steering, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
         }
         assert_int_equal(report_tally_steered_kibs(&t), 6000);
         /* A second in which md's burst kept the users out is still steering. */
         advance(&a, 1, 0, 6000);
-        report_tally_sample(&t, &a, S(++now), &steering, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
         assert_int_equal(t.steered_usec, S(11));
         /* Not steering (users quiet, or the governor lifted): not counted, and the wait starts again. */
         advance(&a, 1, 8192, 90000);
-        report_tally_sample(&t, &a, S(++now), &free, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), &free, false);
         advance(&a, 1, 8192, 8000);
-        report_tally_sample(&t, &a, S(++now), &steering, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
         assert_int_equal(report_tally_steered_kibs(&t), 6000);
         assert_string_equal(t.steered_target, "50%");
 }
@@ -145,19 +146,19 @@ static void test_tally_steered_target(void **state) {
         report_tally_start(&t, &a, S(now));
         for (int i = 0; i < 50; i++) {
                 advance(&a, 1, 8192, 9000);
-                report_tally_sample(&t, &a, S(++now), &share, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &share, false);
         }
         assert_int_equal(report_tally_steered_kibs(&t), 9000);
         for (int i = 0; i < 44; i++) {
                 advance(&a, 1, 8192, 2000);
-                report_tally_sample(&t, &a, S(++now), &bound, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &bound, false);
         }
         /* Not yet settled under the bound: nothing known for it, and the share's rate is gone. */
         assert_int_equal(report_tally_steered_kibs(&t), 0);
         assert_string_equal(t.steered_target, "50ms");
         for (int i = 0; i < 10; i++) {
                 advance(&a, 1, 8192, 2000);
-                report_tally_sample(&t, &a, S(++now), &bound, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &bound, false);
         }
         assert_int_equal(report_tally_steered_kibs(&t), 2000);
 }
@@ -171,21 +172,21 @@ static void test_tally_before_boost(void **state) {
         (void)state;
         report_tally_start(&t, &a, S(0));
         advance(&a, 1, 0, 2000);
-        report_tally_sample(&t, &a, S(1), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(1), NULL, false);
         assert_int_equal(t.before_boost_kibs, 0);
         advance(&a, 1, 0, 2100);
-        report_tally_sample(&t, &a, S(2), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(2), NULL, false);
         advance(&a, 1, 0, 9000);
-        report_tally_sample(&t, &a, S(3), &fast, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(3), &fast, false);
         assert_int_equal(t.before_boost_kibs, 2100);
         advance(&a, 1, 0, 24000);
-        report_tally_sample(&t, &a, S(4), &fast, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(4), &fast, false);
         assert_int_equal(t.before_boost_kibs, 2100);
         /* Restored: none until the next boost, which starts from the rate then. */
         advance(&a, 1, 0, 5000);
-        report_tally_sample(&t, &a, S(5), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(5), NULL, false);
         assert_int_equal(t.before_boost_kibs, 0);
-        report_tally_sample(&t, &a, S(6), &fast, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(6), &fast, false);
         assert_int_equal(t.before_boost_kibs, 5000);
 }
 
@@ -201,26 +202,26 @@ static void test_tally_users_under_boost(void **state) {
         /* 20 s of users at 40 MiB/s, then 10 s quiet, without a boost. */
         for (int i = 0; i < 30; i++) {
                 advance(&a, 1, i < 20 ? 40960 : 0, 2000);
-                report_tally_sample(&t, &a, S(++now), NULL, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         }
         assert_int_equal(report_users_busy_kibs(&t.users_unboosted), 40960);
         assert_int_equal(report_users_busy_permille(&t.users_unboosted), 666);
         assert_int_equal(report_users_busy_kibs(&t.users_before), 0);
         /* The boost came at the end of a second the users read 40 MiB/s in: that second was before it. */
         advance(&a, 1, 40960, 2000);
-        report_tally_sample(&t, &a, S(++now), &fast, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), &fast, false);
         assert_int_equal(t.users_before.sampled_usec, S(31));
         assert_int_equal(t.users_boosted.sampled_usec, 0);
         /* Boosted: 5 s busy is not enough to say; 30 s at 10 MiB/s is. */
         for (int i = 0; i < 5; i++) {
                 advance(&a, 1, 10240, 30000);
-                report_tally_sample(&t, &a, S(++now), &fast, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &fast, false);
         }
         assert_int_equal(report_users_busy_kibs(&t.users_boosted), 0);
         assert_int_equal(report_users_busy_kibs(&t.users_before), 40960);
         for (int i = 0; i < 25; i++) {
                 advance(&a, 1, 10240, 30000);
-                report_tally_sample(&t, &a, S(++now), &fast, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &fast, false);
         }
         assert_int_equal(report_users_busy_kibs(&t.users_boosted), 10240);
         assert_int_equal(report_users_busy_permille(&t.users_boosted), 1000);
@@ -228,14 +229,14 @@ static void test_tally_users_under_boost(void **state) {
         assert_int_equal(report_users_busy_permille(&t.users_before), 677);
         /* Restored: nothing before or under a boost; the second that ended the boost is dropped with it. */
         advance(&a, 1, 20480, 2000);
-        report_tally_sample(&t, &a, S(++now), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
         assert_int_equal(t.users_before.sampled_usec, 0);
         assert_int_equal(t.users_boosted.sampled_usec, 0);
         assert_int_equal(t.users_unboosted.sampled_usec, 0);
         /* The next boost compares against the stretch since then only. */
         for (int i = 0; i < 11; i++) {
                 advance(&a, 1, 20480, 2000);
-                report_tally_sample(&t, &a, S(++now), i < 10 ? NULL : &fast, false);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), i < 10 ? NULL : &fast, false);
         }
         assert_int_equal(report_users_busy_kibs(&t.users_before), 20480);
         assert_int_equal(t.users_before.sampled_usec, S(11));

@@ -15,6 +15,7 @@
 #define UUID1 "7ac7b4d7-c925-6f89-525e-4caecab28aec"
 #define UUID2 "11111111-2222-3333-4444-555555555555"
 #define S(x) (UINT64_C(1000000) * (x))
+#define DEFAULTS (&PROFILE_SETTINGS_DEFAULT)
 
 static md_member members[3];
 
@@ -43,7 +44,7 @@ static void test_tally(void **state) {
         assert_string_equal(t.onto, "vdd");
         /* 10 s of users at 4 MiB/s, boosted, no redundancy. */
         a = array_at(1000 + 10 * 4096 * 2, 30000);
-        report_tally_sample(&t, &a, S(110), &fast, true);
+        report_tally_sample(&t, DEFAULTS, &a, S(110), &fast, true);
         assert_int_equal(t.users_kib, 40960);
         assert_int_equal(t.users_busy_usec, S(10));
         assert_int_equal(t.boosted_usec, S(10));
@@ -54,7 +55,7 @@ static void test_tally(void **state) {
         assert_int_equal(t.users_alone_kibs, 8192);
         /* 10 s of idle users (under 1 MiB/s), no boost: not busy, not boosted. */
         a = array_at(1000 + 10 * 4096 * 2 + 100, 20000);
-        report_tally_sample(&t, &a, S(120), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(120), NULL, false);
         assert_int_equal(t.users_kib, 40960 + 50);
         assert_int_equal(t.users_busy_usec, S(10));
         assert_int_equal(t.boosted_usec, S(10));
@@ -62,10 +63,10 @@ static void test_tally(void **state) {
         assert_int_equal(t.peak_kibs, 30000);
         /* The counter starting again (the array assembled anew) adds nothing. */
         a = array_at(10, 20000);
-        report_tally_sample(&t, &a, S(130), NULL, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(130), NULL, false);
         assert_int_equal(t.users_kib, 40960 + 50);
         /* A gap of an hour (the service was stopped) counts as a minute at most. */
-        report_tally_sample(&t, &a, S(130 + 3600), &fast, false);
+        report_tally_sample(&t, DEFAULTS, &a, S(130 + 3600), &fast, false);
         assert_int_equal(t.boosted_usec, S(10 + 60));
 }
 

@@ -8,7 +8,7 @@
 # service, and the recovery's live position.
 #
 #   . tests/vm/bench-lib.sh
-#   bench_setup              # the array, the bus, polkitd and the service; md=md0
+#   bench_setup [SCALE]      # the array, the bus, polkitd and the service; md=md0
 #   bench_defaults SCALE     # md's limits divided by SCALE (1: as they are), md0's own back to the system's
 #   bench_start_recovery     # a new recovery of the last member, from the start
 #   bench_boost PROFILE N [OPTION TYPE VALUE]...
@@ -24,7 +24,11 @@ md=md0
 BENCH_RA_DEFAULT=
 BENCH_VICTIM=
 
+# The service's own absolute limits are divided by SCALE as md's are: users
+# count as busy from 1024/SCALE KiB/s or 8/SCALE requests a second (at least
+# 1), so that a random reader the model slows tenfold is still a user.
 bench_setup() {
+	local scale=${1:-1}
 	mdb_init
 	# shellcheck disable=SC2034 # read by service-lib.sh
 	MDB_ROOT=/
@@ -38,8 +42,9 @@ bench_setup() {
 	mdb_start_bus
 	# shellcheck disable=SC2119 # no options: the defaults
 	mdb_start_polkit
-	# shellcheck disable=SC2119
-	mdb_start_service
+	printf 'users_busy_kibs = %s\nusers_busy_iops = %s\n' $((1024 / scale)) $(((8 + scale - 1) / scale)) \
+		>"$MDB_TMP/mdboostd.conf"
+	mdb_start_service --config "$MDB_TMP/mdboostd.conf"
 }
 
 bench_defaults() {

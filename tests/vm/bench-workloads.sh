@@ -65,7 +65,7 @@ read -r -a recipes <<<"${BENCH_RECIPES:-frozen defaults forum forum+cache floor1
 runs=${BENCH_RUNS:-1}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "BENCH_RUNS is a number of runs, not $runs" >&2; exit 2; }
 
-bench_setup
+bench_setup "$scale"
 
 recipe() {
 	case "$1" in
