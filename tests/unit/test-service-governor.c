@@ -315,7 +315,7 @@ static void poll_at(const profile_settings *s, md_array *a, journal_entry *e, go
 /* Users who count as busy only under the configuration's lower limits end a fit only with them. */
 static void test_busy_limits_configured(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
-        governor_clock clock = { .whole_kibs = 60000 };
+        governor_clock clock;
         governor_decision d;
         journal_entry e;
         md_array a;
