@@ -32,7 +32,8 @@
 # the VM) and max.
 # BENCH_RECIPES picks some of them; BENCH_RUNS runs each that many times
 # (default 1), each its own result line, so that the report gives medians
-# and ranges. md's absolute limits are divided by SCALE, as the disk's rates are
+# and ranges; BENCH_TRACE=1 logs md's limits and the rebuild's position
+# every second of each window (trace lines on stderr). md's absolute limits are divided by SCALE, as the disk's rates are
 # (docs/disk-model.md): the defaults are 1000/SCALE and 200000/SCALE KiB/s,
 # the forum's 50000 is 50000/SCALE.
 #
@@ -135,6 +136,32 @@ users() {
 # refuses); the boot clock only moves forward with the guest.
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
+# first_word FILE: "1000 (system)" -> 1000.
+first_word() {
+	local w _
+	read -r w _ <"$1"
+	echo "$w"
+}
+
+# trace WORKLOAD RECIPE SECONDS: instead of sleeping through the window, with
+# BENCH_TRACE=1, a line about a second apart (a little more under TCG) on
+# stderr for the log, until SECONDS have passed: the seconds since boot, the rebuild's
+# live position (KiB), md0's sync_speed_min, sync_speed_max and
+# sync_speed, and the users' requests and sectors completed so far
+# (/sys/block/md0/stat):
+#   trace WORKLOAD RECIPE T POSITION FLOOR CEILING SPEED REQUESTS SECTORS
+trace() {
+	local end stat
+	end=$(awk -v t="$(uptime_s)" -v w="$3" 'BEGIN { printf "%d", t + w }')
+	while awk -v t="$(uptime_s)" -v e="$end" 'BEGIN { exit !(t < e) }'; do
+		read -r -a stat </sys/block/$md/stat
+		printf 'trace\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(uptime_s)" "$(bench_pos)" \
+			"$(first_word /sys/block/$md/md/sync_speed_min)" "$(first_word /sys/block/$md/md/sync_speed_max)" \
+			"$(first_word /sys/block/$md/md/sync_speed)" $((stat[0] + stat[4])) $((stat[2] + stat[6])) >&2
+		sleep 1
+	done
+}
+
 # run WORKLOAD RECIPE: prints "REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us PREDICTED_KiB/s".
 run() {
 	local workload=$1 name=$2 pre=5 p0 p1 t0 t1 stats='0 0 0' pred
@@ -146,7 +173,7 @@ run() {
 	[ "$workload" = none ] || users "$workload" $((window + pre)) "$pre"
 	sleep "$pre"
 	p0=$(bench_pos); t0=$(uptime_s)
-	sleep "$window"
+	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name" "$window"; else sleep "$window"; fi
 	p1=$(bench_pos); t1=$(uptime_s)
 	pred=$(predicted "$name")
 	# For the log only: the governor's own measure of the users beside fio's.
