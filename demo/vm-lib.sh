@@ -35,6 +35,8 @@ demo_log() { printf 'demo: %s\n' "$*"; }
 # demo_wait SECONDS COMMAND...: polls every 0.2 s until the command succeeds.
 # shellcheck source=tests/wait-for.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../tests/wait-for.sh"
+# shellcheck source=tests/vm/service-scale.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tests/vm/service-scale.sh"
 demo_wait() { poll $(($1 * 5)) 0.2 "${@:2}"; }
 
 # demo_fail WHAT LOG: says what did not start and shows its log's end.
@@ -121,13 +123,11 @@ demo_start_polkit() {
 
 # The installed binary, on the real kernel, as root; its journal of originals
 # in the default /run/mdboost. On modelled disks the service's own absolute
-# limits are scaled as md's are: users count as busy from 1024/SCALE KiB/s
-# or 8/SCALE requests a second (at least 1), as on the real disk.
+# limits are scaled as md's are (service_scaled_config).
 demo_start_service() {
 	local conf=/run/mdboost-demo.conf
 
-	printf 'users_busy_kibs = %s\nusers_busy_iops = %s\n' $((1024 / DEMO_SCALE)) \
-		$(((8 + DEMO_SCALE - 1) / DEMO_SCALE)) >"$conf"
+	service_scaled_config "$DEMO_SCALE" >"$conf"
 	/usr/libexec/mdboostd --log-stderr --config "$conf" >/var/log/mdboostd.log 2>&1 &
 	PIDS+=($!)
 	demo_wait 30 demo_has_name org.mdboost.MdBoost1 || demo_fail mdboostd /var/log/mdboostd.log

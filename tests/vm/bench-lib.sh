@@ -24,9 +24,11 @@ md=md0
 BENCH_RA_DEFAULT=
 BENCH_VICTIM=
 
-# The service's own absolute limits are divided by SCALE as md's are: users
-# count as busy from 1024/SCALE KiB/s or 8/SCALE requests a second (at least
-# 1), so that a random reader the model slows tenfold is still a user.
+# shellcheck source=tests/vm/service-scale.sh
+. "$(dirname "${BASH_SOURCE[0]}")/service-scale.sh"
+
+# The service's own absolute limits are divided by SCALE as md's are, so
+# that a random reader the model slows tenfold is still a user.
 bench_setup() {
 	local scale=${1:-1}
 	mdb_init
@@ -42,8 +44,7 @@ bench_setup() {
 	mdb_start_bus
 	# shellcheck disable=SC2119 # no options: the defaults
 	mdb_start_polkit
-	printf 'users_busy_kibs = %s\nusers_busy_iops = %s\n' $((1024 / scale)) $(((8 + scale - 1) / scale)) \
-		>"$MDB_TMP/mdboostd.conf"
+	service_scaled_config "$scale" >"$MDB_TMP/mdboostd.conf"
 	mdb_start_service --config "$MDB_TMP/mdboostd.conf"
 }
 
