@@ -163,8 +163,15 @@ static uint64_t clamp(uint64_t v, uint64_t low, uint64_t high) {
         return v < low ? low : v > high ? high : v;
 }
 
-/* The share of the users' target by which their throughput may miss it before the rate moves. */
+/* The share of a latency bound by which the users' latency may differ from it before the rung moves. */
 #define BAND_PERCENT 10
+
+/*
+ * How far above their target the users' throughput may be before the rate
+ * goes up. Below the target the rate comes down at once: the share is a
+ * promise, so the rate settles where the users get from 100 to 120 % of it.
+ */
+#define HEADROOM_PERCENT 20
 
 uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint64_t low, uint64_t high) {
         uint64_t next = rate;
@@ -179,9 +186,9 @@ uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint
          * disks' speed until the average has caught up. Small steps keep
          * those swings, and the loop's overshoot, small.
          */
-        if (users * 100 < target * (100 - BAND_PERCENT))
+        if (users < target)
                 next = rate - rate * 3 / 10;
-        else if (users * 100 > target * (100 + BAND_PERCENT))
+        else if (users * 100 > target * (100 + HEADROOM_PERCENT))
                 next = rate + rate / 5 + low / 2; /* and a little more from the held rate, 500 KiB/s on md's defaults */
         return clamp(next, low, high);
 }
@@ -853,7 +860,7 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "The users get %" PRIu64 " KiB/s; alone they get %" PRIu64 " KiB/s, and they keep "
                                  "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %" PRIu64 " KiB/s.",
                                  clock->users_kibs, clock->baseline_kibs, share, target, rate);
-                        if (rate <= clock->held_kibs && clock->users_kibs < target - target / 10) {
+                        if (rate <= clock->held_kibs && clock->users_kibs < target) {
                                 size_t len = strlen(buf);
 
                                 snprintf(buf + len, size > len ? size - len : 0,

@@ -258,9 +258,8 @@ uint64_t governor_target(uint64_t baseline, unsigned share);
 
 /*
  * The rebuild's next rate while steering, KiB/s: @rate lowered when the
- * users' throughput @users is short of @target by more than the band,
- * raised when it is above it by more, else @rate; always within [@low,
- * @high].
+ * users' throughput @users is short of @target, raised when it is more
+ * than a fifth above it, else @rate; always within [@low, @high].
  */
 uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint64_t low, uint64_t high);
 

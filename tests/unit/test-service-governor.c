@@ -288,12 +288,14 @@ static void test_next_rate(void **state) {
         assert_int_equal(governor_target(10240, 50), 5120);
         assert_int_equal(governor_target(50, 25), 12);
         assert_int_equal(governor_target(199, 50), 99);
+        /* Short of the target at all: down. Up only from a fifth above it. */
         assert_int_equal(governor_next_rate(10000, 4000, 5000, 1000, 200000), 7000);
-        assert_int_equal(governor_next_rate(10000, 4600, 5000, 1000, 200000), 10000); /* inside the band */
-        assert_int_equal(governor_next_rate(10000, 5400, 5000, 1000, 200000), 10000);
-        assert_int_equal(governor_next_rate(10000, 5600, 5000, 1000, 200000), 12500);
+        assert_int_equal(governor_next_rate(10000, 4999, 5000, 1000, 200000), 7000);
+        assert_int_equal(governor_next_rate(10000, 5000, 5000, 1000, 200000), 10000); /* kept: the rate stays */
+        assert_int_equal(governor_next_rate(10000, 6000, 5000, 1000, 200000), 10000);
+        assert_int_equal(governor_next_rate(10000, 6001, 5000, 1000, 200000), 12500);
         /* An array held at 100 KiB/s (the benchmark's at scale 10): up by a fifth and 50. */
-        assert_int_equal(governor_next_rate(300, 5600, 5000, 100, 3700), 410);
+        assert_int_equal(governor_next_rate(300, 6100, 5000, 100, 3700), 410);
         /* Never below the held rate, never above the boost's ceiling. */
         assert_int_equal(governor_next_rate(1200, 0, 5000, 1000, 200000), 1000);
         assert_int_equal(governor_next_rate(190000, 9000, 5000, 1000, 200000), 200000);
@@ -487,7 +489,7 @@ static void test_learn_steer_lift(void **state) {
         assert_int_equal(d.replaced_floor.value, 1000);
         apply(&a, &e, &d);
         assert_int_equal(e.fit, GOVERNOR_STEERING);
-        /* Users short of their 5120 KiB/s by more than 10 %: the rate comes down by 30 %. */
+        /* Users short of their 5120 KiB/s: the rate comes down by 30 %. */
         for (t = 114; t < 118; t++) {
                 poll_at(&s, &a, &e, &clock, &last, t, 2048, &d);
                 assert_int_equal(d.action, GOVERNOR_WAIT);
@@ -497,11 +499,11 @@ static void test_learn_steer_lift(void **state) {
         assert_int_equal(d.users_kibs, 2048);
         assert_int_equal(d.value.value, 5600);
         apply(&a, &e, &d);
-        /* Within the band: nothing written. */
+        /* Their share kept, up to a fifth above it: nothing written. */
         for (t = 119; t <= 123; t++)
-                poll_at(&s, &a, &e, &clock, &last, t, 5000, &d);
+                poll_at(&s, &a, &e, &clock, &last, t, 6000, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
-        /* Above it: up by a fifth. */
+        /* Further above it: up by a fifth. */
         for (t = 124; t <= 128; t++)
                 poll_at(&s, &a, &e, &clock, &last, t, 8000, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
@@ -617,7 +619,7 @@ static void test_pacing(void **state) {
          * the turn's end by the next poll, (70000 + 5 * 8000 - 20000) KiB
          * since the oldest position, 14 s before it.
          */
-        poll_moved(&s, &a, &e, &clock, &last, 114, 5100, 20000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 114, 5400, 20000, &d);
         assert_int_equal(d.action, GOVERNOR_PACE);
         assert_int_equal(d.next, GOVERNOR_STEERING);
         assert_int_equal(d.value.value, 90000 / 14);
@@ -629,31 +631,31 @@ static void test_pacing(void **state) {
          * band.
          */
         for (t = 115; t < 118; t++) {
-                poll_moved(&s, &a, &e, &clock, &last, t, 5100, 0, &d);
+                poll_moved(&s, &a, &e, &clock, &last, t, 5400, 0, &d);
                 assert_int_equal(d.action, GOVERNOR_PACE);
                 assert_true(d.value.value >= 2000 && d.value.value <= 32000);
                 paced = d.value.value;
                 apply(&a, &e, &d);
         }
         /* At the turn's end md sleeps until the next turn: floor and ceiling come down, within the band. */
-        poll_moved(&s, &a, &e, &clock, &last, 118, 5100, 20000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 118, 5400, 20000, &d);
         assert_int_equal(d.action, GOVERNOR_PACE);
         assert_true(d.value.value < paced && d.value.value >= 2000);
         apply(&a, &e, &d);
         /* Asked again at once: md has that value already, nothing to write. */
-        poll_moved(&s, &a, &e, &clock, &last, 118, 5100, 0, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 118, 5400, 0, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
         /* The step still runs (users within their share: the rate stays), paced values are the boost's own. */
-        poll_moved(&s, &a, &e, &clock, &last, 118, 5100, 8000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 118, 5400, 8000, &d);
         assert_int_not_equal(d.action, GOVERNOR_STOP);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
         /* An administrator's value outside the band ends it. */
         a.tunables[MD_T_SYNC_SPEED_MAX] = loc(50000);
-        poll_moved(&s, &a, &e, &clock, &last, 119, 5100, 8000, &d);
-        poll_moved(&s, &a, &e, &clock, &last, 120, 5100, 8000, &d);
-        poll_moved(&s, &a, &e, &clock, &last, 121, 5100, 8000, &d);
-        poll_moved(&s, &a, &e, &clock, &last, 122, 5100, 8000, &d);
-        poll_moved(&s, &a, &e, &clock, &last, 123, 5100, 8000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 119, 5400, 8000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 120, 5400, 8000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 121, 5400, 8000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 122, 5400, 8000, &d);
+        poll_moved(&s, &a, &e, &clock, &last, 123, 5400, 8000, &d);
         assert_int_equal(d.action, GOVERNOR_STOP);
 
         /* Quiet users: the ceiling is lifted; the floor stays as paced last, and its band with it. */
@@ -742,7 +744,7 @@ static void test_rate_the_disks_allow(void **state) {
         md_array a;
 
         (void)state;
-        /* Users at 8000 KiB/s, above 5100 by more than the band; the rebuild at 2000 KiB/s. */
+        /* Users at 8000 KiB/s, more than a fifth above their 5120; the rebuild at 2000 KiB/s. */
         for (t = steered_moving(&s, &a, &e, &clock, &last, &d); t <= 140; t++) {
                 poll_moved(&s, &a, &e, &clock, &last, t, 8000, 2000, &d);
                 assert_int_not_equal(d.action, GOVERNOR_STEER);
@@ -1215,8 +1217,14 @@ static void test_explain(void **state) {
                                  "before the boost, and the governor goes no lower, or the rebuild would run slower "
                                  "than without the boost: the users get less than their share. To give them more, "
                                  "restore, lower sync_speed_min and boost again.");
-        /* Within 10 % of their share there, or above the floor: nothing to say. */
-        clock.users_kibs = 4700;
+        /* Their share kept there, or above the floor: nothing to say. */
+        clock.users_kibs = 5120;
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 1000, 0, buf, sizeof(buf));
+        assert_null(strstr(buf, "goes no lower"));
+        clock.users_kibs = 5119;
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 1000, 0, buf, sizeof(buf));
+        assert_non_null(strstr(buf, "goes no lower"));
+        clock.users_kibs = 6000;
         governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 1000, 0, buf, sizeof(buf));
         assert_null(strstr(buf, "goes no lower"));
         clock.users_kibs = 4000;
