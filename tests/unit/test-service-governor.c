@@ -651,11 +651,8 @@ static void test_pacing(void **state) {
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
         /* An administrator's value outside the band ends it. */
         a.tunables[MD_T_SYNC_SPEED_MAX] = loc(50000);
-        poll_moved(&s, &a, &e, &clock, &last, 119, 5400, 8000, &d);
-        poll_moved(&s, &a, &e, &clock, &last, 120, 5400, 8000, &d);
-        poll_moved(&s, &a, &e, &clock, &last, 121, 5400, 8000, &d);
-        poll_moved(&s, &a, &e, &clock, &last, 122, 5400, 8000, &d);
-        poll_moved(&s, &a, &e, &clock, &last, 123, 5400, 8000, &d);
+        for (t = 119; t <= 123; t++)
+                poll_moved(&s, &a, &e, &clock, &last, t, 5400, 8000, &d);
         assert_int_equal(d.action, GOVERNOR_STOP);
 
         /* Quiet users: the ceiling is lifted; the floor stays as paced last, and its band with it. */
