@@ -306,8 +306,9 @@ static uint64_t held_rate(const journal_entry *e) {
 }
 
 /* Writes @rate to both limits: @next LEARNING (held back) or STEERING. */
-static void set_rate(const md_array *a, const journal_entry *e, governor_action action, uint64_t rate,
-                     governor_decision *d) {
+static void set_rate(const md_array *a, const journal_entry *e, governor_clock *clock, governor_action action,
+                     uint64_t rate, governor_decision *d) {
+        clock->steps = 0; /* what the users got before is no measure of the new rate */
         d->action = action;
         d->next = action == GOVERNOR_LEARN ? GOVERNOR_LEARNING : GOVERNOR_STEERING;
         d->value = (md_tval){ .kind = MD_V_LOCAL, .value = rate };
@@ -362,7 +363,7 @@ static uint64_t turn_usec(const profile_settings *s) {
 /* STEER to @rate, carrying what the governor measured for the log. */
 static void steer(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                   unsigned share, uint64_t rate, governor_decision *d) {
-        set_rate(a, e, GOVERNOR_STEER, rate, d);
+        set_rate(a, e, clock, GOVERNOR_STEER, rate, d);
         pace_from(a, e, clock, rate, turn_usec(s), d);
         clock->held_kibs = held_rate(e);
         d->baseline_kibs = clock->baseline_kibs;
@@ -403,7 +404,7 @@ static bool rung_yields(uint64_t depth, bool pacing) {
  */
 static void steer_bound(const md_array *a, const journal_entry *e, governor_clock *clock, unsigned bound_ms,
                         uint64_t rate, uint64_t depth, governor_decision *d) {
-        set_rate(a, e, GOVERNOR_STEER, rate, d);
+        set_rate(a, e, clock, GOVERNOR_STEER, rate, d);
         if (rung_yields(depth, clock->pacing)) {
                 d->floor = (md_tval){ .kind = MD_V_LOCAL, .value = held_rate(e) };
                 d->depth = (md_tval){ .kind = MD_V_LOCAL, .value = depth };
@@ -416,7 +417,8 @@ static void steer_bound(const md_array *a, const journal_entry *e, governor_cloc
         d->bound_ms = bound_ms;
 }
 
-static void lift(const md_array *a, const journal_entry *e, governor_decision *d) {
+static void lift(const md_array *a, const journal_entry *e, governor_clock *clock, governor_decision *d) {
+        clock->steps = 0;
         d->action = GOVERNOR_LIFT;
         d->next = GOVERNOR_FREE;
         d->value = lift_ceiling(a, e);
@@ -501,7 +503,7 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
         case GOVERNOR_LEARNING: /* a share's state before the bound was set: steer from here */
                 if (!busy) {
                         if (e->fit == GOVERNOR_LEARNING)
-                                lift(a, e, d);
+                                lift(a, e, clock, d);
                         return;
                 }
                 span_start(a, clock, now);
@@ -520,7 +522,7 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                 return;
         case GOVERNOR_STEERING:
                 if (!busy) {
-                        lift(a, e, d);
+                        lift(a, e, clock, d);
                         return;
                 }
                 if (clock->span_usec == 0) {
@@ -591,15 +593,46 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
  * learnt again. So it grows only after two steps in a row above it, to the
  * lesser of the two.
  */
-static void grow_baseline(governor_clock *clock) {
-        if (clock->users_kibs <= clock->baseline_kibs) {
+static void grow_baseline(governor_clock *clock, uint64_t kibs) {
+        if (kibs <= clock->baseline_kibs) {
                 clock->excess_kibs = 0;
                 return;
         }
         if (clock->excess_kibs != 0)
-                clock->baseline_kibs = clock->excess_kibs < clock->users_kibs ? clock->excess_kibs : clock->users_kibs;
-        clock->excess_kibs = clock->users_kibs;
+                clock->baseline_kibs = clock->excess_kibs < kibs ? clock->excess_kibs : kibs;
+        clock->excess_kibs = kibs;
 }
+
+/*
+ * The same scatter makes one step a poor judge of the rate: a step that
+ * happened to give the users little would lower it, one that happened to
+ * give them much would raise it, and the rate would wander while the users
+ * got less than their share on average. So the users' throughput is judged
+ * over the steps since the rate was last set, up to GOVERNOR_JUDGE_STEPS of
+ * them: @kibs, this step's, joins those before it, and the mean of them is
+ * the users' figure.
+ */
+static uint64_t judge_users(governor_clock *clock, uint64_t kibs) {
+        uint64_t sum = 0;
+
+        if (clock->steps >= GOVERNOR_JUDGE_STEPS) {
+                memmove(clock->step_kibs, clock->step_kibs + 1,
+                        sizeof(clock->step_kibs[0]) * (GOVERNOR_JUDGE_STEPS - 1));
+                clock->steps = GOVERNOR_JUDGE_STEPS - 1;
+        }
+        clock->step_kibs[clock->steps++] = kibs;
+        for (unsigned i = 0; i < clock->steps; i++)
+                sum += clock->step_kibs[i];
+        return sum / clock->steps;
+}
+
+/*
+ * How short of their target the users may be in the first step at a rate
+ * before the rate comes down at once, percent of the target: further than
+ * one step scatters. Within it the rate waits for a second step (so does a
+ * rise, always).
+ */
+#define FAR_SHORT_PERCENT 70
 
 /*
  * Above its floor md yields to other I/O only while it sees some on the
@@ -614,7 +647,7 @@ static void grow_baseline(governor_clock *clock) {
 static void step_users(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                        uint64_t now, governor_decision *d) {
         unsigned share = e->users_share ? e->users_share : s->users_share, bound_ms = governor_bound_ms(s, e);
-        uint64_t high, rate, next;
+        uint64_t high, rate, next, step, target;
         bool busy, first;
 
         busy = users_busy(s, a, e, clock, now, &first);
@@ -647,11 +680,11 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         steer(s, a, e, clock, share, clamp(clock->rate_kibs, held_rate(e), high), d);
                         return;
                 }
-                set_rate(a, e, GOVERNOR_LEARN, held_rate(e), d);
+                set_rate(a, e, clock, GOVERNOR_LEARN, held_rate(e), d);
                 return;
         case GOVERNOR_LEARNING:
                 if (!busy) {
-                        lift(a, e, d);
+                        lift(a, e, clock, d);
                         return;
                 }
                 if (clock->span_usec == 0) {
@@ -693,12 +726,12 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 return;
         case GOVERNOR_STEERING:
                 if (!busy) {
-                        lift(a, e, d);
+                        lift(a, e, clock, d);
                         return;
                 }
                 if (clock->learnt_usec == 0 || now - clock->learnt_usec >= s->relearn_ms * 1000u) {
                         /* The users' demand changes: learn it again, from time to time and after a restart. */
-                        set_rate(a, e, GOVERNOR_LEARN, held_rate(e), d);
+                        set_rate(a, e, clock, GOVERNOR_LEARN, held_rate(e), d);
                         span_start(a, clock, now);
                         return;
                 }
@@ -708,7 +741,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 }
                 if (now - clock->span_usec < s->step_ms * 1000u)
                         return;
-                clock->users_kibs = span_kibs(a, clock, now);
+                step = span_kibs(a, clock, now);
                 clock->rebuild_kibs = span_rebuild_kibs(clock, now);
                 busy = span_busy(s, a, clock, now);
                 span_start(a, clock, now);
@@ -721,12 +754,16 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                  */
                 if (!busy) {
                         clock->excess_kibs = 0;
+                        clock->steps = 0;
                         return;
                 }
-                grow_baseline(clock);
+                grow_baseline(clock, step);
+                clock->users_kibs = judge_users(clock, step);
+                target = governor_target(clock->baseline_kibs, share);
+                if (clock->steps < 2 && step * 100 >= target * FAR_SHORT_PERCENT)
+                        return;
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
-                next = governor_next_rate(rate, clock->users_kibs, governor_target(clock->baseline_kibs, share),
-                                          held_rate(e), high);
+                next = governor_next_rate(rate, clock->users_kibs, target, held_rate(e), high);
                 if (next == rate || (next > rate && !rate_binds(clock, rate)))
                         return;
                 clock->rate_kibs = next;

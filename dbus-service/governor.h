@@ -41,9 +41,11 @@
  *             where the caller knows the operation's live position, every
  *             poll writes both to the value that holds the rebuild to that
  *             rate steadily (PACE, within a band the journal records, no
- *             journal save); every step_ms the users' throughput is
- *             compared with their share of the baseline and the rate moves
- *             down or up (STEER);
+ *             journal save); every step_ms the users' throughput,
+ *             averaged over the steps at this rate (GOVERNOR_JUDGE_STEPS at
+ *             most), is compared with their share of the baseline and the
+ *             rate moves down or up (STEER), after a second step at a rate
+ *             unless the first found them far short;
  *             every relearn_ms the baseline is learnt again (LEARN); users
  *             quiet for quiet_ms: LIFT -> FREE. With a latency bound the
  *             users' latency is compared with the bound instead, nothing is
@@ -89,6 +91,13 @@ typedef enum governor_state {
 const char *governor_state_to_string(governor_state s);
 governor_state governor_state_from_string(const char *s);
 
+/*
+ * How many steps at one rate the users' throughput is judged over. One step
+ * of a few seconds on disks that seek scatters by a third either way, as the
+ * users' requests and the rebuild's happen to interleave.
+ */
+#define GOVERNOR_JUDGE_STEPS 3
+
 /* What the governor measures between polls; all zero after a restart. */
 typedef struct governor_clock {
         uint64_t fit_start_usec; /* CLOCK_MONOTONIC time the fit's wait began, 0 before */
@@ -102,7 +111,7 @@ typedef struct governor_clock {
         uint64_t learnt_usec;    /* when the baseline was learnt, 0 before */
         uint64_t baseline_kibs;  /* the users' throughput with the rebuild held back, KiB/s */
         uint64_t excess_kibs;    /* the users' throughput over the last step when above baseline_kibs, else 0 */
-        uint64_t users_kibs;     /* the users' throughput over the last span, KiB/s */
+        uint64_t users_kibs;     /* the users' throughput as last judged (learnt, or over the last steps), KiB/s */
         uint64_t rebuild_kibs;   /* the rebuild's rate over the last step, KiB/s; 0 when unknown */
         uint64_t rate_kibs;      /* the rate last steered to, KiB/s; 0 before */
         uint64_t held_kibs;      /* the floor from before the boost, the least rate, when a share last steered */
@@ -113,6 +122,9 @@ typedef struct governor_clock {
         uint64_t depth;          /* the sync_io_depth last steered to; 0 before */
         bool pacing;             /* a latency bound's rung is floor and ceiling at rate_kibs (see governor_rung) */
         uint64_t yield_kibs;     /* md's rate when the rung last went from yielding to pacing, KiB/s */
+        /* The users' throughput over each step since the rate was last set, newest last, KiB/s */
+        uint64_t step_kibs[GOVERNOR_JUDGE_STEPS];
+        unsigned steps; /* how many of step_kibs hold one */
         /* Set by the caller: the rebuild's rate with nothing holding it back, KiB/s, when known
          * (from this operation or an earlier one of its kind on the array), so busy users need not
          * wait for the fit to measure it; 0 when not known. */
@@ -147,7 +159,7 @@ typedef struct governor_decision {
         md_tval lift;           /* LEARN, STEER: the ceiling a LIFT puts back, for the journal */
         uint64_t speed;         /* FIT, KEEP: md's sync_speed it was read from, KiB/s */
         bool changed_by_admin;  /* KEEP: sync_speed_min is no longer what the boost wrote */
-        uint64_t users_kibs;    /* STEER: the users' throughput over the last step */
+        uint64_t users_kibs;    /* STEER: the users' throughput as judged (over the last steps) */
         uint64_t baseline_kibs; /* STEER: their throughput with the rebuild held back */
         uint64_t target_kibs;   /* STEER: what they are to keep */
         uint64_t latency_us;    /* STEER with a bound: the users' estimated 99th percentile, µs; 0: not measured */

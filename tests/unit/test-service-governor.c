@@ -793,7 +793,7 @@ static void test_baseline_grows_on_two_steps(void **state) {
         assert_int_equal(clock.users_kibs, 16000);
         assert_int_equal(clock.baseline_kibs, 10240);
         steps_at(&s, &a, &e, &clock, &last, t + 5, t + 9, 6000, &d);
-        assert_int_equal(clock.users_kibs, 6000);
+        assert_int_equal(clock.users_kibs, (16000 + 6000) / 2); /* judged over both steps at the rate */
         assert_int_equal(clock.baseline_kibs, 10240);
         /* Above it, then quiet (100 KiB/s), then above it again: still the same. */
         steps_at(&s, &a, &e, &clock, &last, t + 10, t + 14, 14000, &d);
@@ -803,11 +803,67 @@ static void test_baseline_grows_on_two_steps(void **state) {
         assert_int_equal(clock.baseline_kibs, 10240);
         /* The next step above it too: the lesser of the two. */
         steps_at(&s, &a, &e, &clock, &last, t + 25, t + 29, 14000, &d);
-        assert_int_equal(clock.users_kibs, 14000);
+        assert_int_equal(clock.users_kibs, (13000 + 14000) / 2);
         assert_int_equal(clock.baseline_kibs, 13000);
         /* And on while they stay above it. */
         steps_at(&s, &a, &e, &clock, &last, t + 30, t + 34, 15000, &d);
         assert_int_equal(clock.baseline_kibs, 14000);
+}
+
+/*
+ * One step (5 s) at a time with the users at each of @kibs in turn, the
+ * rebuild keeping to its rate; the rate steered to after each in @ret_rates.
+ */
+static uint64_t judged_steps(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                             uint64_t t, const uint64_t *kibs, size_t n, uint64_t *ret_rates) {
+        governor_decision d;
+
+        for (size_t i = 0; i < n; i++, t += 5) {
+                steps_at(s, a, e, clock, last, t, t + 4, kibs[i], &d);
+                ret_rates[i] = e->written[MD_T_SYNC_SPEED_MIN].value;
+        }
+        return t;
+}
+
+/*
+ * The users' throughput is judged over the steps since the rate was set
+ * (three at most): one step moves the rate only when the users were far
+ * short (under 70 % of their 5120 KiB/s); a quiet step starts the count
+ * again.
+ */
+static void test_judged_over_steps(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t, rates[8];
+        md_array a;
+
+        (void)state;
+        t = steered_moving(&s, &a, &e, &clock, &last, &d);
+        /* A step a little short waits for a second; two short ones lower 8000 by 30 %. */
+        t = judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 4500 }, 2, rates);
+        assert_int_equal(rates[0], 8000);
+        assert_int_equal(clock.users_kibs, 4500);
+        assert_int_equal(rates[1], 5600);
+        /* Far short in the first step at the new rate: down at once. */
+        t = judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 3000 }, 1, rates);
+        assert_int_equal(rates[0], 3920);
+        /*
+         * A step far above the share raises nothing alone. The means that
+         * follow (6000 over two steps, then 5866 and 6000 over the last
+         * three) stay within a fifth above it, though all four steps' (6250)
+         * would not; the next three's (6800) do not.
+         */
+        t = judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 7000, 5000, 5600, 7400, 7400 }, 5, rates);
+        for (size_t i = 0; i < 4; i++)
+                assert_int_equal(rates[i], 3920);
+        assert_int_equal(clock.users_kibs, (5600 + 7400 + 7400) / 3);
+        assert_int_equal(rates[4], 3920 + 784 + 500);
+        /* A quiet step between two a little short: neither counts with the other. */
+        judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 100, 4500, 4500 }, 4, rates);
+        assert_int_equal(rates[2], 5204);
+        assert_int_equal(rates[3], 5204 - 5204 * 3 / 10);
 }
 
 /* While steering, the baseline is learnt again every relearn_ms; a share given with the boost counts. */
@@ -1291,6 +1347,7 @@ int main(void) {
                 cmocka_unit_test(test_pacing_at_the_held_rate),
                 cmocka_unit_test(test_rate_the_disks_allow),
                 cmocka_unit_test(test_baseline_grows_on_two_steps),
+                cmocka_unit_test(test_judged_over_steps),
                 cmocka_unit_test(test_relearn_and_share),
                 cmocka_unit_test(test_admin_limit_stops),
                 cmocka_unit_test(test_steering_after_restart),
