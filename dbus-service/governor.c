@@ -45,6 +45,10 @@ bool governor_writes_depth(const governor_decision *d) {
         return d->action == GOVERNOR_STEER && d->depth.kind != MD_V_ABSENT;
 }
 
+bool governor_writes_cache(const governor_decision *d) {
+        return d->action == GOVERNOR_STEER && d->cache.kind != MD_V_ABSENT;
+}
+
 unsigned governor_bound_ms(const profile_settings *s, const journal_entry *e) {
         if (e->users_latency_ms)
                 return e->users_latency_ms;
@@ -314,6 +318,7 @@ static void set_rate(const md_array *a, const journal_entry *e, governor_clock *
         d->value = (md_tval){ .kind = MD_V_LOCAL, .value = rate };
         d->floor = d->value;
         d->depth = (md_tval){ .kind = MD_V_ABSENT };
+        d->cache = (md_tval){ .kind = MD_V_ABSENT };
         d->replaced = a->tunables[MD_T_SYNC_SPEED_MAX];
         d->replaced_floor = a->tunables[MD_T_SYNC_SPEED_MIN];
         d->lift = lift_ceiling(a, e);
@@ -635,6 +640,34 @@ static uint64_t judge_users(governor_clock *clock, uint64_t kibs) {
 #define FAR_SHORT_PERCENT 70
 
 /*
+ * md's stripe cache as a second lever. When the users' requests make the
+ * disks seek between the rebuild's reads (random reads, many in flight),
+ * the rebuild moves at what the disks leave it, below its rate, and a higher
+ * rate changes nothing (rate_binds). What it moves then depends on how much
+ * it reads at each turn of the heads, and that is bounded by the stripes md
+ * has for it: 4 KiB of each member per stripe, 1 MiB of each at md's 256.
+ * More stripes, longer runs between the users' seeks. So while the users
+ * keep more than their share and the rate does not bind, the cache doubles
+ * up to what the memory budget allows (clock->cache_high, max's); when
+ * they fall short it halves back towards the boost's own before the rate
+ * comes down, and does not grow to that size again until the baseline is
+ * learnt anew. Only a cache the boost chose itself is steered (cache_low).
+ */
+static bool cache_steers(const md_array *a, const journal_entry *e, const governor_clock *clock) {
+        return e->cache_low && clock->cache_high > e->cache_low &&
+               md_tval_has_number(&a->tunables[MD_T_STRIPE_CACHE_SIZE]);
+}
+
+/* STEER at @rate (unchanged) with the stripe cache at @cache. */
+static void steer_cache(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
+                        unsigned share, uint64_t rate, uint64_t cache, governor_decision *d) {
+        steer(s, a, e, clock, share, rate, d);
+        d->cache = (md_tval){ .kind = MD_V_NUMBER, .value = cache };
+        d->replaced_cache = a->tunables[MD_T_STRIPE_CACHE_SIZE];
+        clock->cache = cache > e->cache_low ? cache : 0;
+}
+
+/*
  * Above its floor md yields to other I/O only while it sees some on the
  * members (is_mddev_idle), and then only by waiting for its own requests in
  * flight, so how much the users get is md's guess, from a few percent to
@@ -654,7 +687,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
         if (first)
                 return;
         if (!limit_ours(a, e, MD_T_SYNC_SPEED_MIN) || !limit_ours(a, e, MD_T_SYNC_SPEED_MAX) ||
-            !limit_ours(a, e, MD_T_SYNC_IO_DEPTH)) {
+            !limit_ours(a, e, MD_T_SYNC_IO_DEPTH) || (e->cache_low && !limit_ours(a, e, MD_T_STRIPE_CACHE_SIZE))) {
                 d->action = GOVERNOR_STOP;
                 d->next = GOVERNOR_DONE;
                 return;
@@ -703,6 +736,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 clock->users_kibs = clock->baseline_kibs;
                 clock->learnt_usec = now;
                 clock->excess_kibs = 0;
+                clock->cache_short = 0;
                 /*
                  * A first rate: the last one steered to, else the users' share
                  * taken from the floor the rebuild ran under before, or from
@@ -764,6 +798,26 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
                 next = governor_next_rate(rate, clock->users_kibs, target, held_rate(e), high);
+                if (cache_steers(a, e, clock)) {
+                        uint64_t cache = a->tunables[MD_T_STRIPE_CACHE_SIZE].value, more = cache * 2;
+
+                        if (more > clock->cache_high)
+                                more = clock->cache_high;
+                        if (clock->users_kibs < target && cache > e->cache_low) {
+                                /* The rate comes down with it where the rebuild keeps to it. */
+                                if (rate_binds(clock, rate))
+                                        clock->rate_kibs = rate = next;
+                                clock->cache_short = cache;
+                                steer_cache(s, a, e, clock, share, rate,
+                                            cache / 2 > e->cache_low ? cache / 2 : e->cache_low, d);
+                                return;
+                        }
+                        if (next > rate && !rate_binds(clock, rate) && more > cache &&
+                            (!clock->cache_short || more < clock->cache_short)) {
+                                steer_cache(s, a, e, clock, share, rate, more, d);
+                                return;
+                        }
+                }
                 if (next == rate || (next > rate && !rate_binds(clock, rate)))
                         return;
                 clock->rate_kibs = next;
@@ -919,6 +973,14 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  " Between the users' requests it moves at only %" PRIu64
                                  " KiB/s; the rate goes up again once the rebuild keeps to it.",
                                  clock->rebuild_kibs);
+                }
+                if (clock && !bound_ms && clock->cache) {
+                        size_t len = strlen(buf);
+
+                        snprintf(buf + len, size > len ? size - len : 0,
+                                 " Its stripe cache is %" PRIu64 " stripes, more than the boost's own, so that it "
+                                 "reads more at each turn between the users' requests.",
+                                 clock->cache);
                 }
                 if (clock && clock->pacer.rate && clock->pacer.slice_usec) {
                         size_t len = strlen(buf);

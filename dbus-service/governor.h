@@ -129,6 +129,11 @@ typedef struct governor_clock {
          * (from this operation or an earlier one of its kind on the array), so busy users need not
          * wait for the fit to measure it; 0 when not known. */
         uint64_t whole_kibs;
+        /* Set by the caller every poll: the most stripes the memory budget allows the array's stripe cache
+         * (what max sets), 0 when it has none. */
+        uint64_t cache_high;
+        uint64_t cache_short; /* the stripe cache under which the users were last short, since the baseline; 0 */
+        uint64_t cache;       /* the stripe cache the governor grew, 0 while it is the boost's own */
         /* Set by the caller every poll: the operation's live position (/proc/mdstat), KiB, when known. */
         bool position_known;
         uint64_t position_kib;
@@ -154,6 +159,8 @@ typedef struct governor_decision {
         md_tval floor;          /* LEARN, STEER: the floor to write (the ceiling, but for a bound with a depth) */
         md_tval depth;          /* STEER: the sync_io_depth to write; MD_V_ABSENT: left alone */
         md_tval replaced_depth; /* STEER: the sync_io_depth it replaces */
+        md_tval cache;          /* STEER: the stripe_cache_size to write; MD_V_ABSENT: left alone */
+        md_tval replaced_cache; /* STEER: the stripe_cache_size it replaces */
         md_tval replaced;       /* FIT: the floor it replaces; else the ceiling (journal "earlier") */
         md_tval replaced_floor; /* LEARN, STEER: the floor it replaces */
         md_tval lift;           /* LEARN, STEER: the ceiling a LIFT puts back, for the journal */
@@ -169,10 +176,11 @@ typedef struct governor_decision {
         uint64_t pace_low, pace_high;
 } governor_decision;
 
-/* Whether @a writes sync_speed_min, sync_speed_max; whether @d writes sync_io_depth. */
+/* Whether @a writes sync_speed_min, sync_speed_max; whether @d writes sync_io_depth, stripe_cache_size. */
 bool governor_writes_floor(governor_action a);
 bool governor_writes_ceiling(governor_action a);
 bool governor_writes_depth(const governor_decision *d);
+bool governor_writes_cache(const governor_decision *d);
 
 /*
  * Whether users who moved @kib KiB in @requests requests over @usec count

@@ -220,6 +220,9 @@ static int parse_entry(const char *uuid, json_object *o, journal_entry *ret, cha
                 r = parse_ceiling(o, &e.lift_ceiling, why);
         if (r == 0)
                 r = parse_paced(o, &e.pace_low, &e.pace_high, why);
+        if (r == 0)
+                r = parse_target(o, "cache_low", md_tunable_get(MD_T_STRIPE_CACHE_SIZE)->min,
+                                 md_tunable_get(MD_T_STRIPE_CACHE_SIZE)->max, &e.cache_low, why);
         if (r < 0)
                 return r;
         *ret = e;
@@ -350,6 +353,8 @@ static json_object *format_entry(const journal_entry *e) {
                 if (md_tval_format(&e->lift_ceiling, text, sizeof(text)) == 0)
                         json_object_object_add(o, "ceiling", json_object_new_string(text));
         }
+        if (e->cache_low)
+                json_object_object_add(o, "cache_low", json_object_new_int64((int64_t)e->cache_low));
         if (e->pace_high) {
                 json_object *band = json_object_new_object();
 

@@ -65,6 +65,9 @@ typedef struct journal_entry {
          * journal save, KiB/s, both in [pace_low, pace_high]; 0, 0 when it does not. */
         uint64_t pace_low, pace_high;
         char policy[JOURNAL_WORD_MAX]; /* the policy's class that boosted it ("rebuild", "check", "escalate"), "" */
+        /* The stripe cache the boost chose itself, which the governor may grow and brings back to; 0: the
+         * governor leaves the stripe cache alone (none, or one a Boost option named). */
+        unsigned cache_low;
 } journal_entry;
 
 typedef struct journal {

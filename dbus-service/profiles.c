@@ -208,6 +208,21 @@ uint64_t profile_stripe_cache_reshape_min(const md_array *a) {
         return chunk * 4 / 4096;
 }
 
+uint64_t profile_stripe_cache_most(const md_array *a, uint64_t budget_bytes) {
+        const md_tunable t = MD_T_STRIPE_CACHE_SIZE;
+        const md_tunable_info *info = md_tunable_get(t);
+        unsigned members = profile_cache_members(a);
+        uint64_t per_stripe, most;
+
+        if (!md_tunable_applies(t, a->level) || !md_tval_has_number(&a->tunables[t]))
+                return 0;
+        per_stripe = md_tunable_mem_cost(t, 1, members ? members : 1);
+        most = per_stripe ? budget_bytes / per_stripe : 0;
+        if (most > info->max)
+                most = info->max;
+        return most < info->min ? 0 : most;
+}
+
 static int plan_stripe_cache(const plan_input *in, profile pr, const boost_options *o, plan *p, char *errbuf,
                              size_t errlen) {
         const md_array *a = in->array;
@@ -251,11 +266,9 @@ static int plan_stripe_cache(const plan_input *in, profile pr, const boost_optio
                 return 0;
         }
 
-        want = pr == PROFILE_FAST ? in->settings->fast_stripe_cache : info->max;
-        if (want > by_budget)
-                want = by_budget;
-        if (want > info->max)
-                want = info->max;
+        want = profile_stripe_cache_most(a, in->budget_bytes);
+        if (pr == PROFILE_FAST && want > in->settings->fast_stripe_cache)
+                want = in->settings->fast_stripe_cache;
         if (want < info->min)
                 return 0;
         plan_raise(p, a, t, want, false);

@@ -110,6 +110,13 @@ uint64_t profile_stripe_cache_bytes(const md_array *a);
 /* Bytes all stripe caches together may pin: budget_percent of @mem_total, 0 when MemTotal is unknown. */
 uint64_t profile_memory_budget(const profile_settings *s, uint64_t mem_total);
 
+/*
+ * The most stripes @a's stripe cache may have within @budget_bytes (what
+ * `max` sets): the budget's, at most md's 32768; 0 when @a has no stripe
+ * cache or the budget leaves it less than md's least.
+ */
+uint64_t profile_stripe_cache_most(const md_array *a, uint64_t budget_bytes);
+
 /* What @a's stripe cache may pin: the budget less what the other arrays of @set pin now. */
 uint64_t profile_budget_for(const profile_settings *s, uint64_t mem_total, const md_array_set *set, const md_array *a);
 

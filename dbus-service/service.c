@@ -377,7 +377,20 @@ static int boost_save_originals(context *c, const md_array *a, profile pr, const
  * itself. A boost that writes the floor another way ends an earlier fit; one
  * that leaves the floor alone leaves the fit as it was.
  */
-static void boost_set_fit(context *c, profile pr, const boost_options *o, const plan *p, journal_entry *e) {
+/* The stripe cache the boost of @p leaves on @a by its own choice: the governor's least; 0 for one an option named. */
+static unsigned boost_cache_low(const md_array *a, const boost_options *o, const plan *p) {
+        const md_tunable t = MD_T_STRIPE_CACHE_SIZE;
+
+        if (o->set[t])
+                return 0;
+        for (unsigned i = 0; i < p->n; i++)
+                if (p->items[i].tunable == t)
+                        return (unsigned)p->items[i].value;
+        return md_tval_has_number(&a->tunables[t]) ? (unsigned)a->tunables[t].value : 0;
+}
+
+static void boost_set_fit(context *c, const md_array *a, profile pr, const boost_options *o, const plan *p,
+                          journal_entry *e) {
         bool writes_floor = false, restart;
 
         for (unsigned i = 0; i < p->n; i++)
@@ -388,6 +401,10 @@ static void boost_set_fit(context *c, profile pr, const boost_options *o, const 
                 e->users_share = o->users_share;
                 e->users_latency_ms = o->users_latency_ms;
         }
+        if (restart)
+                e->cache_low = e->fit == GOVERNOR_FITTING ? boost_cache_low(a, o, p) : 0;
+        else if (o->set[MD_T_STRIPE_CACHE_SIZE])
+                e->cache_low = 0;
         if (restart) {
                 boost_watch *w = service_find_watch(c, e->uuid);
 
@@ -417,7 +434,7 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         r = boost_save_originals(c, a, pr, &p, &before, &had_before, &e, res);
         if (r < 0)
                 return r;
-        boost_set_fit(c, pr, o, &p, &e);
+        boost_set_fit(c, a, pr, o, &p, &e);
         /* Whose boost it is now: a policy's, or an administrator's (even on top of a policy's). */
         snprintf(e.policy, sizeof(e.policy), "%s", who && who->automatic ? who->policy_word : "");
         r = boost_write(c, a, had_before ? &before : NULL, &e, &p, res);
@@ -431,16 +448,19 @@ int service_boost(context *c, const char *spec, const char *profile_name, const 
         return 0;
 }
 
+/* The most tunables one of the governor's decisions writes: floor, ceiling, and sync_io_depth or stripe_cache_size. */
+#define GOVERNED_MAX 4
+
 /*
  * Later writes of a boost (the fit, a hold, a rate, a lift): @e already
  * holds the new state, which the journal records before the kernel gets
  * any of @n values, so a crash in between leaves values the journal counts
- * as the boost's. When a write fails, the ones made before it are put back
- * and @e goes back to @saved and stops following: nothing is half-done.
+ * as the boost's. When a write fails, it and the ones made before it are put
+ * back and @e goes back to @saved and stops following: nothing is half-done.
  */
 static int write_ahead(context *c, const md_array *a, journal_entry *e, const journal_entry *saved,
                        const md_tunable *ts, char (*texts)[64], unsigned n) {
-        md_tval back[3];
+        md_tval back[GOVERNED_MAX];
         unsigned done = 0;
         int r;
 
@@ -448,12 +468,17 @@ static int write_ahead(context *c, const md_array *a, journal_entry *e, const jo
         for (; r == 0 && done < n; done++)
                 r = md_tunable_write(&c->root, a->name, ts[done], texts[done], &back[done]);
         if (r < 0) {
-                if (done > 0)
-                        done--; /* the one that failed */
+                /*
+                 * The one that failed too, unless it reads as before: md grows
+                 * its stripe cache a stripe at a time, and when memory runs out
+                 * it keeps those it got and answers ENOMEM.
+                 */
                 while (done-- > 0) {
                         char old[64];
                         md_tval ignored;
 
+                        if (reads_as(c, a, ts[done], &a->tunables[ts[done]]))
+                                continue;
                         (void)md_tunable_restore_text(ts[done], &a->tunables[ts[done]], old, sizeof(old));
                         if (md_tunable_write(&c->root, a->name, ts[done], old, &ignored) < 0)
                                 log_warning("%s: could not put %s back to %s", a->name, md_tunable_get(ts[done])->name,
@@ -507,10 +532,13 @@ static void log_governed(const context *c, const md_array *a, const journal_entr
                                  d->bound_ms);
                 else
                         log_info("%s: the users get %" PRIu64 " KiB/s of the %" PRIu64 " KiB/s they get alone, their "
-                                 "share is %u %% (%" PRIu64 " KiB/s); the rebuild's rate goes from %s to %s KiB/s",
+                                 "share is %u %% (%" PRIu64
+                                 " KiB/s); the rebuild's rate goes from %s to %s KiB/s%s%s%s%s",
                                  a->name, d->users_kibs, d->baseline_kibs,
                                  e->users_share ? e->users_share : c->cfg.profiles.users_share, d->target_kibs, ch->old,
-                                 ch->new_text);
+                                 ch->new_text, governor_writes_cache(d) ? ", its stripe cache from " : "",
+                                 governor_writes_cache(d) ? chs[n - 1].old : "", governor_writes_cache(d) ? " to " : "",
+                                 governor_writes_cache(d) ? chs[n - 1].new_text : "");
                 break;
         default:
                 log_info("%s: the array's users have been quiet for %" PRIu64 " s; the rebuild may run faster "
@@ -555,9 +583,9 @@ static bool pace_write(context *c, const md_array *a, journal_entry *e, const go
 
 bool service_govern(context *c, const md_array *a, journal_entry *e, const governor_decision *d) {
         const journal_entry saved = *e;
-        md_tunable ts[3];
-        char texts[3][64];
-        change chs[3];
+        md_tunable ts[GOVERNED_MAX];
+        char texts[GOVERNED_MAX][64];
+        change chs[GOVERNED_MAX];
         unsigned n = 0;
         int r;
 
@@ -585,9 +613,12 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
                 ts[n++] = MD_T_SYNC_SPEED_MAX;
         if (governor_writes_depth(d))
                 ts[n++] = MD_T_SYNC_IO_DEPTH;
+        if (governor_writes_cache(d))
+                ts[n++] = MD_T_STRIPE_CACHE_SIZE;
         for (unsigned i = 0; i < n; i++) {
                 const md_tunable t = ts[i];
                 const md_tval *value = t == MD_T_SYNC_IO_DEPTH                                 ? &d->depth
+                                       : t == MD_T_STRIPE_CACHE_SIZE                           ? &d->cache
                                        : t == MD_T_SYNC_SPEED_MIN && d->action != GOVERNOR_FIT ? &d->floor
                                                                                                : &d->value;
 
@@ -614,6 +645,7 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
                 if (e->originals[t].kind == MD_V_ABSENT)
                         e->originals[t] = a->tunables[t];
                 e->earlier[t] = t == MD_T_SYNC_IO_DEPTH                                 ? d->replaced_depth
+                                : t == MD_T_STRIPE_CACHE_SIZE                           ? d->replaced_cache
                                 : t == MD_T_SYNC_SPEED_MIN && d->action != GOVERNOR_FIT ? d->replaced_floor
                                                                                         : d->replaced;
                 e->written[t] = *value;

@@ -14,6 +14,10 @@
  * test how callers handle a kernel refusal; "rel=ERRNO:N" lets the first N
  * writes to that path work and fails the later ones.
  *
+ * ENOMEM for stripe_cache_size fails only a write that grows the cache,
+ * and leaves it half way, as md does: raid5_set_cache_size keeps the
+ * stripes it could allocate; shrinking needs no memory.
+ *
  * MDBOOST_FAKEKERNEL_CRASH_AFTER="rel=VALUE" kills the process with SIGKILL
  * right after the kernel took VALUE at that path: the power cut between a
  * write and whatever the caller meant to do next.
@@ -448,6 +452,30 @@ static void follow_global(const md_root *r, const char *attr, long long value) {
         closedir(dir);
 }
 
+static bool is_stripe_cache(const char *rel) {
+        const char *suffix = "/md/stripe_cache_size";
+        size_t len = strlen(rel), slen = strlen(suffix);
+
+        return len >= slen && strcmp(rel + len - slen, suffix) == 0;
+}
+
+/*
+ * md out of memory while growing the stripe cache at @rel to @value: it
+ * keeps half the stripes it meant to add. False when the write does not
+ * grow it.
+ */
+static bool stripe_cache_part_way(const md_root *r, const char *rel, const char *value) {
+        unsigned long long cur, want;
+        char buf[64], out[OUT_MAX];
+
+        if (md_root_read(r, rel, buf, sizeof(buf)) <= 0 || kstrtoull(buf, &cur) < 0 || kstrtoull(value, &want) < 0 ||
+            want <= cur)
+                return false;
+        snprintf(out, sizeof(out), "%llu\n", cur + (want - cur) / 2);
+        (void)__real_md_root_write(r, rel, out);
+        return true;
+}
+
 int __wrap_md_root_write(const md_root *r, const char *rel, const char *value) {
         const struct store_rule *rule;
         char cur[MD_ATTR_MAX], out[OUT_MAX];
@@ -458,6 +486,8 @@ int __wrap_md_root_write(const md_root *r, const char *rel, const char *value) {
         if (!r || !rel || !value)
                 return -EINVAL;
         k = injected_failure(rel);
+        if (k == ENOMEM && is_stripe_cache(rel) && !stripe_cache_part_way(r, rel, value))
+                k = 0;
         if (k > 0)
                 return -k;
         rule = find_rule(rel);

@@ -259,6 +259,50 @@ static void test_govern_second_write_fails(void **state) {
         assert_untouched(s);
 }
 
+/*
+ * A step that grows the stripe cache when md runs out of memory half way:
+ * the cache goes back to what it was with floor and ceiling, the journal
+ * keeps the boost's values, following ends, and Restore finds everything
+ * the boost's own.
+ */
+static void test_govern_cache_out_of_memory(void **state) {
+        svc *s = *state;
+        governor_decision d;
+        const md_array *a;
+        journal_entry *e;
+        op_result res;
+
+        assert_int_equal(boost(s, "md0", "fast", NULL, &res), 0);
+        assert_int_equal(service_refresh(&s->c), 0);
+        a = md_array_set_find(&s->c.arrays, "md0");
+        e = journal_find(&s->c.journal, UUID);
+        assert_non_null(a);
+        assert_non_null(e);
+        assert_int_equal(e->cache_low, 1024);
+        assert_file(s, MD0 "stripe_cache_size", "1024\n");
+        e->fit = GOVERNOR_STEERING;
+        d = (governor_decision){ .action = GOVERNOR_STEER,
+                                 .next = GOVERNOR_STEERING,
+                                 .value = { .kind = MD_V_LOCAL, .value = 3000 },
+                                 .floor = { .kind = MD_V_LOCAL, .value = 3000 },
+                                 .depth = { .kind = MD_V_ABSENT },
+                                 .cache = { .kind = MD_V_NUMBER, .value = 4096 },
+                                 .replaced = a->tunables[MD_T_SYNC_SPEED_MAX],
+                                 .replaced_floor = a->tunables[MD_T_SYNC_SPEED_MIN],
+                                 .replaced_cache = a->tunables[MD_T_STRIPE_CACHE_SIZE],
+                                 .lift = a->tunables[MD_T_SYNC_SPEED_MAX] };
+        setenv("MDBOOST_FAKEKERNEL_FAIL", MD0 "stripe_cache_size=ENOMEM", 1);
+        assert_true(service_govern(&s->c, a, e, &d));
+        unsetenv("MDBOOST_FAKEKERNEL_FAIL");
+        assert_file(s, MD0 "stripe_cache_size", "1024\n");
+        assert_file(s, MD0 "sync_speed_min", "50000 (local)\n");
+        assert_file(s, MD0 "sync_speed_max", "200000 (local)\n");
+        assert_int_equal(e->fit, GOVERNOR_DONE);
+        assert_int_equal(e->written[MD_T_STRIPE_CACHE_SIZE].value, 1024);
+        assert_int_equal(service_restore(&s->c, "md0", NULL, &res), 0);
+        assert_untouched(s);
+}
+
 /* A decision that lacks a value for a tunable it writes writes nothing and ends the following. */
 static void test_govern_without_value(void **state) {
         svc *s = *state;
@@ -458,6 +502,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_dry_run, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback_keeps_original, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_govern_cache_out_of_memory, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_govern_without_value, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_govern_second_write_fails, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_conflict, setup, teardown),

@@ -106,6 +106,12 @@ static void apply(md_array *a, journal_entry *e, const governor_decision *d) {
                 e->earlier[t] = d->replaced_depth;
                 e->written[t] = a->tunables[t] = d->depth;
         }
+        if (governor_writes_cache(d)) {
+                const md_tunable t = MD_T_STRIPE_CACHE_SIZE;
+
+                e->earlier[t] = d->replaced_cache;
+                e->written[t] = a->tunables[t] = d->cache;
+        }
         if (governor_writes_ceiling(d->action)) {
                 const md_tunable t = MD_T_SYNC_SPEED_MAX;
 
@@ -763,6 +769,105 @@ static void test_rate_the_disks_allow(void **state) {
         assert_null(strstr(why, "moves at only"));
 }
 
+/*
+ * One step (5 s) at a time with the users at each of @kibs in turn and the
+ * rebuild moving @moved KiB a second, each decision applied; the stripe
+ * cache after each in @ret_caches.
+ */
+static uint64_t cache_steps(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                            uint64_t t, const uint64_t *kibs, size_t n, uint64_t moved, uint64_t *ret_caches) {
+        governor_decision d;
+
+        for (size_t i = 0; i < n; i++)
+                for (uint64_t end = t + 5; t < end; t++) {
+                        poll_moved(s, a, e, clock, last, t, kibs[i], moved, &d);
+                        assert_int_not_equal(d.action, GOVERNOR_STOP);
+                        apply(a, e, &d);
+                        ret_caches[i] = a->tunables[MD_T_STRIPE_CACHE_SIZE].value;
+                }
+        return t;
+}
+
+/*
+ * A raid5 whose boost chose its stripe cache (1024) under users whose
+ * requests leave the rebuild a quarter of its rate: while they keep more
+ * than their share the cache doubles up to what the memory budget allows
+ * (8192), the rate staying; once they fall short it halves, and does not
+ * grow back to where they were short. An administrator's stripe cache ends
+ * the governor; a cache a Boost option named is never touched.
+ */
+static void test_stripe_cache_lever(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t, caches[8];
+        char why[1024];
+        md_array a;
+
+        (void)state;
+        t = steered_moving(&s, &a, &e, &clock, &last, &d);
+        a.level = MD_LEVEL_RAID5;
+        e.cache_low = 1024;
+        e.originals[MD_T_STRIPE_CACHE_SIZE] = num(256);
+        e.written[MD_T_STRIPE_CACHE_SIZE] = a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(1024);
+        clock.cache_high = 8192;
+        /* 8000 KiB/s for their 5120, the rebuild at 2000 of its 8000: a step of two at each size. */
+        t = cache_steps(&s, &a, &e, &clock, &last, t,
+                        (const uint64_t[]){ 8000, 8000, 8000, 8000, 8000, 8000, 8000, 8000 }, 8, 2000, caches);
+        assert_int_equal(caches[0], 1024);
+        assert_int_equal(caches[1], 2048);
+        assert_int_equal(caches[3], 4096);
+        assert_int_equal(caches[5], 8192);
+        assert_int_equal(caches[7], 8192);
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
+        assert_int_equal(e.earlier[MD_T_STRIPE_CACHE_SIZE].value, 4096);
+        governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, why, sizeof(why));
+        assert_non_null(strstr(why, "Its stripe cache is 8192 stripes"));
+        /*
+         * Short (4000 KiB/s), judged with the steps before at that size:
+         * from the third, the cache halves; the rate the rebuild does not
+         * reach stays.
+         */
+        t = cache_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000 }, 3, 2000, caches);
+        assert_int_equal(caches[1], 8192);
+        assert_int_equal(caches[2], 4096);
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
+        /* Above their share again: not back to 8192, where they were short. */
+        t = cache_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 8000, 8000, 8000, 8000 }, 4, 2000, caches);
+        assert_int_equal(caches[3], 4096);
+        /*
+         * The rebuild keeping to its rate: the users' 8000 raise it first (to
+         * 10100); short then, cache and rate come down together.
+         */
+        t = cache_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000 }, 3, 8000, caches);
+        assert_int_equal(caches[0], 4096);
+        assert_int_equal(caches[2], 2048);
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 10100 - 3030);
+        /* Down to the boost's own and no lower; then the rate alone. */
+        t = cache_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000, 4000 }, 4, 7070, caches);
+        assert_int_equal(caches[1], 1024);
+        assert_int_equal(caches[3], 1024);
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 4949 - 4949 * 3 / 10);
+        governor_explain(&s, e.fit, &clock, 50, 0, 3465, 0, why, sizeof(why));
+        assert_null(strstr(why, "stripe cache"));
+        /* An administrator's stripe cache: the governor stops, nothing written. */
+        a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(16384);
+        poll_moved(&s, &a, &e, &clock, &last, t, 8000, 2000, &d);
+        assert_int_equal(d.action, GOVERNOR_STOP);
+
+        /* A stripe cache a Boost option named (cache_low 0): the rate's rule alone, the cache stays. */
+        clock = (governor_clock){ .fit_start_usec = 1 };
+        last = 0;
+        t = steered_moving(&s, &a, &e, &clock, &last, &d);
+        a.level = MD_LEVEL_RAID5;
+        e.written[MD_T_STRIPE_CACHE_SIZE] = a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(1024);
+        clock.cache_high = 8192;
+        cache_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 8000, 8000, 8000, 8000 }, 4, 2000, caches);
+        assert_int_equal(caches[3], 1024);
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
+}
+
 /* Polls @from to @to with the users at @kibs and the rebuild keeping to its rate, each decision applied. */
 static void steps_at(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
                      uint64_t from, uint64_t to, uint64_t kibs, governor_decision *d) {
@@ -1346,6 +1451,7 @@ int main(void) {
                 cmocka_unit_test(test_pacing),
                 cmocka_unit_test(test_pacing_at_the_held_rate),
                 cmocka_unit_test(test_rate_the_disks_allow),
+                cmocka_unit_test(test_stripe_cache_lever),
                 cmocka_unit_test(test_baseline_grows_on_two_steps),
                 cmocka_unit_test(test_judged_over_steps),
                 cmocka_unit_test(test_relearn_and_share),

@@ -50,6 +50,7 @@ static void assert_entry_equal(const journal_entry *a, const journal_entry *b) {
         assert_true(journal_tval_equal(&a->lift_ceiling, &b->lift_ceiling));
         assert_int_equal(a->pace_low, b->pace_low);
         assert_int_equal(a->pace_high, b->pace_high);
+        assert_int_equal(a->cache_low, b->cache_low);
         assert_int_equal(a->since_usec, b->since_usec);
         for (unsigned t = 0; t < _MD_T_ARRAY_MAX; t++) {
                 assert_true(journal_tval_equal(&a->originals[t], &b->originals[t]));
@@ -79,6 +80,8 @@ static void test_round_trip(void **state) {
         e2.written[MD_T_SYNC_SPEED_MAX] = (md_tval){ .kind = MD_V_LOCAL, .value = 5652 };
         e2.pace_low = 1413;
         e2.pace_high = 22608;
+        /* It chose the stripe cache itself (8192), which the governor may grow. */
+        e2.cache_low = 8192;
         /* md0's boost keeps its users under a latency bound, with a sync_io_depth it set. */
         e1.fit = GOVERNOR_FITTING;
         e1.users_latency_ms = 40;
@@ -103,6 +106,7 @@ static void test_round_trip(void **state) {
         assert_non_null(strstr(text, "\"earlier\""));
         assert_non_null(strstr(text, "\"paced\":{"));
         assert_non_null(strstr(text, "\"low\":1413"));
+        assert_non_null(strstr(text, "\"cache_low\":8192"));
         assert_non_null(strstr(text, "\"high\":22608"));
         assert_int_equal(journal_parse(text, &back, NULL), 0);
         free(text);
@@ -404,6 +408,9 @@ static void test_parse_rejects_governor_fields(void **state) {
                 { "\"ceiling\":\"none\"", "\"ceiling\" is no limit md shows" },
                 { "\"ceiling\":200000", "\"ceiling\" is not a string" },
                 { "\"policy\":\"nightly\"", "\"policy\" is an unknown rule" },
+                { "\"cache_low\":16", "\"cache_low\" is not from 17 to 32768" },
+                { "\"cache_low\":32769", "\"cache_low\" is not from 17 to 32768" },
+                { "\"cache_low\":\"1024\"", "\"cache_low\" is not a whole number" },
                 { "\"paced\":[1000,4000]", "\"paced\" is not {\"low\": N, \"high\": N}" },
                 { "\"paced\":{\"low\":1000}", "\"paced\" is not {\"low\": N, \"high\": N}" },
                 { "\"paced\":{\"low\":\"1000\",\"high\":4000}", "\"paced\" is not {\"low\": N, \"high\": N}" },
