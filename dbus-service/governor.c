@@ -632,12 +632,13 @@ static uint64_t judge_users(governor_clock *clock, uint64_t kibs) {
 }
 
 /*
- * How short of their target the users may be in the first step at a rate
- * before the rate comes down at once, percent of the target: further than
- * one step scatters. Within it the rate waits for a second step (so does a
- * rise, always).
+ * How far from their target the users may be in the first step at a rate
+ * (or a stripe cache) before it moves at once, percent of the target:
+ * further than one step scatters. Within [FAR_SHORT, FAR_ABOVE] it waits
+ * for a second step.
  */
 #define FAR_SHORT_PERCENT 70
+#define FAR_ABOVE_PERCENT 200
 
 /*
  * md's stripe cache as a second lever. When the users' requests make the
@@ -794,7 +795,8 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 grow_baseline(clock, step);
                 clock->users_kibs = judge_users(clock, step);
                 target = governor_target(clock->baseline_kibs, share);
-                if (clock->steps < 2 && step * 100 >= target * FAR_SHORT_PERCENT)
+                if (clock->steps < 2 && step * 100 >= target * FAR_SHORT_PERCENT &&
+                    step * 100 <= target * FAR_ABOVE_PERCENT)
                         return;
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
                 next = governor_next_rate(rate, clock->users_kibs, target, held_rate(e), high);

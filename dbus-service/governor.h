@@ -45,7 +45,7 @@
  *             averaged over the steps at this rate (GOVERNOR_JUDGE_STEPS at
  *             most), is compared with their share of the baseline and the
  *             rate moves down or up (STEER), after a second step at a rate
- *             unless the first found them far short;
+ *             unless the first found them far from their share;
  *             every relearn_ms the baseline is learnt again (LEARN); users
  *             quiet for quiet_ms: LIFT -> FREE. With a latency bound the
  *             users' latency is compared with the bound instead, nothing is

@@ -898,7 +898,8 @@ static void test_baseline_grows_on_two_steps(void **state) {
         assert_int_equal(clock.users_kibs, 16000);
         assert_int_equal(clock.baseline_kibs, 10240);
         steps_at(&s, &a, &e, &clock, &last, t + 5, t + 9, 6000, &d);
-        assert_int_equal(clock.users_kibs, (16000 + 6000) / 2); /* judged over both steps at the rate */
+        /* Over twice their share, the first raised the rate at once: the second is the first at the new rate. */
+        assert_int_equal(clock.users_kibs, 6000);
         assert_int_equal(clock.baseline_kibs, 10240);
         /* Above it, then quiet (100 KiB/s), then above it again: still the same. */
         steps_at(&s, &a, &e, &clock, &last, t + 10, t + 14, 14000, &d);
@@ -908,7 +909,7 @@ static void test_baseline_grows_on_two_steps(void **state) {
         assert_int_equal(clock.baseline_kibs, 10240);
         /* The next step above it too: the lesser of the two. */
         steps_at(&s, &a, &e, &clock, &last, t + 25, t + 29, 14000, &d);
-        assert_int_equal(clock.users_kibs, (13000 + 14000) / 2);
+        assert_int_equal(clock.users_kibs, 14000);
         assert_int_equal(clock.baseline_kibs, 13000);
         /* And on while they stay above it. */
         steps_at(&s, &a, &e, &clock, &last, t + 30, t + 34, 15000, &d);
@@ -933,8 +934,8 @@ static uint64_t judged_steps(profile_settings *s, md_array *a, journal_entry *e,
 /*
  * The users' throughput is judged over the steps since the rate was set
  * (three at most): one step moves the rate only when the users were far
- * short (under 70 % of their 5120 KiB/s); a quiet step starts the count
- * again.
+ * from their 5120 KiB/s (under 70 % or over twice it); a quiet step starts
+ * the count again.
  */
 static void test_judged_over_steps(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
@@ -966,9 +967,12 @@ static void test_judged_over_steps(void **state) {
         assert_int_equal(clock.users_kibs, (5600 + 7400 + 7400) / 3);
         assert_int_equal(rates[4], 3920 + 784 + 500);
         /* A quiet step between two a little short: neither counts with the other. */
-        judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 100, 4500, 4500 }, 4, rates);
+        t = judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 100, 4500, 4500 }, 4, rates);
         assert_int_equal(rates[2], 5204);
         assert_int_equal(rates[3], 5204 - 5204 * 3 / 10);
+        /* Over twice their share in the first step at the new rate: up at once. */
+        judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 10241 }, 1, rates);
+        assert_int_equal(rates[0], 3643 + 3643 / 5 + 500);
 }
 
 /* While steering, the baseline is learnt again every relearn_ms; a share given with the boost counts. */
