@@ -771,20 +771,27 @@ static void test_rate_the_disks_allow(void **state) {
 
 /*
  * One step (5 s) at a time with the users at each of @kibs in turn and the
- * rebuild moving @moved KiB a second, each decision applied; the stripe
- * cache after each in @ret_caches.
+ * rebuild moving @moved KiB a second (0: keeping to its rate), each
+ * decision applied; after each, the rate in @ret_rates and the stripe cache
+ * in @ret_caches (either may be NULL).
  */
-static uint64_t cache_steps(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
-                            uint64_t t, const uint64_t *kibs, size_t n, uint64_t moved, uint64_t *ret_caches) {
+static uint64_t steps_of(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                         uint64_t t, const uint64_t *kibs, size_t n, uint64_t moved, uint64_t *ret_rates,
+                         uint64_t *ret_caches) {
         governor_decision d;
 
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
                 for (uint64_t end = t + 5; t < end; t++) {
-                        poll_moved(s, a, e, clock, last, t, kibs[i], moved, &d);
+                        poll_moved(s, a, e, clock, last, t, kibs[i],
+                                   moved ? moved : e->written[MD_T_SYNC_SPEED_MIN].value, &d);
                         assert_int_not_equal(d.action, GOVERNOR_STOP);
                         apply(a, e, &d);
-                        ret_caches[i] = a->tunables[MD_T_STRIPE_CACHE_SIZE].value;
                 }
+                if (ret_rates)
+                        ret_rates[i] = e->written[MD_T_SYNC_SPEED_MIN].value;
+                if (ret_caches)
+                        ret_caches[i] = a->tunables[MD_T_STRIPE_CACHE_SIZE].value;
+        }
         return t;
 }
 
@@ -813,8 +820,8 @@ static void test_stripe_cache_lever(void **state) {
         e.written[MD_T_STRIPE_CACHE_SIZE] = a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(1024);
         clock.cache_high = 8192;
         /* 8000 KiB/s for their 5120, the rebuild at 2000 of its 8000: a step of two at each size. */
-        t = cache_steps(&s, &a, &e, &clock, &last, t,
-                        (const uint64_t[]){ 8000, 8000, 8000, 8000, 8000, 8000, 8000, 8000 }, 8, 2000, caches);
+        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 8000, 8000, 8000, 8000, 8000, 8000, 8000, 8000 },
+                     8, 2000, NULL, caches);
         assert_int_equal(caches[0], 1024);
         assert_int_equal(caches[1], 2048);
         assert_int_equal(caches[3], 4096);
@@ -829,23 +836,23 @@ static void test_stripe_cache_lever(void **state) {
          * from the third, the cache halves; the rate the rebuild does not
          * reach stays.
          */
-        t = cache_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000 }, 3, 2000, caches);
+        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000 }, 3, 2000, NULL, caches);
         assert_int_equal(caches[1], 8192);
         assert_int_equal(caches[2], 4096);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
         /* Above their share again: not back to 8192, where they were short. */
-        t = cache_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 8000, 8000, 8000, 8000 }, 4, 2000, caches);
+        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 8000, 8000, 8000, 8000 }, 4, 2000, NULL, caches);
         assert_int_equal(caches[3], 4096);
         /*
          * The rebuild keeping to its rate: the users' 8000 raise it first (to
          * 10100); short then, cache and rate come down together.
          */
-        t = cache_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000 }, 3, 8000, caches);
+        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000 }, 3, 8000, NULL, caches);
         assert_int_equal(caches[0], 4096);
         assert_int_equal(caches[2], 2048);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 10100 - 3030);
         /* Down to the boost's own and no lower; then the rate alone. */
-        t = cache_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000, 4000 }, 4, 7070, caches);
+        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000, 4000 }, 4, 7070, NULL, caches);
         assert_int_equal(caches[1], 1024);
         assert_int_equal(caches[3], 1024);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 4949 - 4949 * 3 / 10);
@@ -863,7 +870,7 @@ static void test_stripe_cache_lever(void **state) {
         a.level = MD_LEVEL_RAID5;
         e.written[MD_T_STRIPE_CACHE_SIZE] = a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(1024);
         clock.cache_high = 8192;
-        cache_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 8000, 8000, 8000, 8000 }, 4, 2000, caches);
+        steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 8000, 8000, 8000, 8000 }, 4, 2000, NULL, caches);
         assert_int_equal(caches[3], 1024);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
 }
@@ -917,21 +924,6 @@ static void test_baseline_grows_on_two_steps(void **state) {
 }
 
 /*
- * One step (5 s) at a time with the users at each of @kibs in turn, the
- * rebuild keeping to its rate; the rate steered to after each in @ret_rates.
- */
-static uint64_t judged_steps(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
-                             uint64_t t, const uint64_t *kibs, size_t n, uint64_t *ret_rates) {
-        governor_decision d;
-
-        for (size_t i = 0; i < n; i++, t += 5) {
-                steps_at(s, a, e, clock, last, t, t + 4, kibs[i], &d);
-                ret_rates[i] = e->written[MD_T_SYNC_SPEED_MIN].value;
-        }
-        return t;
-}
-
-/*
  * The users' throughput is judged over the steps since the rate was set
  * (three at most): one step moves the rate only when the users were far
  * from their 5120 KiB/s (under 70 % or over twice it); a quiet step starts
@@ -948,12 +940,12 @@ static void test_judged_over_steps(void **state) {
         (void)state;
         t = steered_moving(&s, &a, &e, &clock, &last, &d);
         /* A step a little short waits for a second; two short ones lower 8000 by 30 %. */
-        t = judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 4500 }, 2, rates);
+        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 4500 }, 2, 0, rates, NULL);
         assert_int_equal(rates[0], 8000);
         assert_int_equal(clock.users_kibs, 4500);
         assert_int_equal(rates[1], 5600);
         /* Far short in the first step at the new rate: down at once. */
-        t = judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 3000 }, 1, rates);
+        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 3000 }, 1, 0, rates, NULL);
         assert_int_equal(rates[0], 3920);
         /*
          * A step far above the share raises nothing alone. The means that
@@ -961,17 +953,18 @@ static void test_judged_over_steps(void **state) {
          * three) stay within a fifth above it, though all four steps' (6250)
          * would not; the next three's (6800) do not.
          */
-        t = judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 7000, 5000, 5600, 7400, 7400 }, 5, rates);
+        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 7000, 5000, 5600, 7400, 7400 }, 5, 0, rates,
+                     NULL);
         for (size_t i = 0; i < 4; i++)
                 assert_int_equal(rates[i], 3920);
         assert_int_equal(clock.users_kibs, (5600 + 7400 + 7400) / 3);
         assert_int_equal(rates[4], 3920 + 784 + 500);
         /* A quiet step between two a little short: neither counts with the other. */
-        t = judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 100, 4500, 4500 }, 4, rates);
+        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 100, 4500, 4500 }, 4, 0, rates, NULL);
         assert_int_equal(rates[2], 5204);
         assert_int_equal(rates[3], 5204 - 5204 * 3 / 10);
         /* Over twice their share in the first step at the new rate: up at once. */
-        judged_steps(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 10241 }, 1, rates);
+        steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 10241 }, 1, 0, rates, NULL);
         assert_int_equal(rates[0], 3643 + 3643 / 5 + 500);
 }
 
