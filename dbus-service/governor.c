@@ -654,9 +654,8 @@ static uint64_t judge_users(governor_clock *clock, uint64_t kibs) {
  * comes down, and does not grow to that size again until the baseline is
  * learnt anew. Only a cache the boost chose itself is steered (cache_low).
  */
-static bool cache_steers(const md_array *a, const journal_entry *e, const governor_clock *clock) {
-        return e->cache_low && clock->cache_high > e->cache_low &&
-               md_tval_has_number(&a->tunables[MD_T_STRIPE_CACHE_SIZE]);
+static bool cache_steers(const md_array *a, const journal_entry *e) {
+        return e->cache_low && md_tval_has_number(&a->tunables[MD_T_STRIPE_CACHE_SIZE]);
 }
 
 /* STEER at @rate (unchanged) with the stripe cache at @cache. */
@@ -800,11 +799,11 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
                 next = governor_next_rate(rate, clock->users_kibs, target, held_rate(e), high);
-                if (cache_steers(a, e, clock)) {
+                if (cache_steers(a, e)) {
                         uint64_t cache = a->tunables[MD_T_STRIPE_CACHE_SIZE].value, more = cache * 2;
 
                         if (more > clock->cache_high)
-                                more = clock->cache_high;
+                                more = clock->cache_high; /* which other arrays' caches may have lowered */
                         if (clock->users_kibs < target && cache > e->cache_low) {
                                 /* The rate comes down with it where the rebuild keeps to it. */
                                 if (rate_binds(clock, rate))
