@@ -373,21 +373,29 @@ static int boost_save_originals(context *c, const md_array *a, profile pr, const
 }
 
 /*
- * Whether this boost's floor is fitted later: only a floor `fast` chose
- * itself. A boost that writes the floor another way ends an earlier fit; one
- * that leaves the floor alone leaves the fit as it was.
+ * The stripe cache the boost of @p leaves on @a by its own choice, the
+ * governor's least: 0 for one an option named. A boost of an array whose
+ * governor grew the cache keeps the least the earlier boost of @e had.
  */
-/* The stripe cache the boost of @p leaves on @a by its own choice: the governor's least; 0 for one an option named. */
-static unsigned boost_cache_low(const md_array *a, const boost_options *o, const plan *p) {
+static unsigned boost_cache_low(const md_array *a, const journal_entry *e, const boost_options *o, const plan *p) {
         const md_tunable t = MD_T_STRIPE_CACHE_SIZE;
+        unsigned low = 0;
 
         if (o->set[t])
                 return 0;
         for (unsigned i = 0; i < p->n; i++)
                 if (p->items[i].tunable == t)
-                        return (unsigned)p->items[i].value;
-        return md_tval_has_number(&a->tunables[t]) ? (unsigned)a->tunables[t].value : 0;
+                        low = (unsigned)p->items[i].value;
+        if (!low && md_tval_has_number(&a->tunables[t]))
+                low = (unsigned)a->tunables[t].value;
+        return e->cache_low && e->cache_low < low ? e->cache_low : low;
 }
+
+/*
+ * Whether this boost's floor is fitted later: only a floor `fast` chose
+ * itself. A boost that writes the floor another way ends an earlier fit; one
+ * that leaves the floor alone leaves the fit as it was.
+ */
 
 static void boost_set_fit(context *c, const md_array *a, profile pr, const boost_options *o, const plan *p,
                           journal_entry *e) {
@@ -402,7 +410,7 @@ static void boost_set_fit(context *c, const md_array *a, profile pr, const boost
                 e->users_latency_ms = o->users_latency_ms;
         }
         if (restart)
-                e->cache_low = e->fit == GOVERNOR_FITTING ? boost_cache_low(a, o, p) : 0;
+                e->cache_low = e->fit == GOVERNOR_FITTING ? boost_cache_low(a, e, o, p) : 0;
         else if (o->set[MD_T_STRIPE_CACHE_SIZE])
                 e->cache_low = 0;
         if (restart) {

@@ -296,6 +296,47 @@ static void test_govern_second_write_fails(void **state) {
         assert_untouched(s);
 }
 
+/*
+ * A new fast boost of an array whose governor fitted the floor and grew the
+ * stripe cache: the cache stays, and the governor still brings it back to
+ * the first boost's size; one that names stripe_cache_size leaves the cache
+ * to the administrator.
+ */
+static void test_reboost_keeps_cache_low(void **state) {
+        svc *s = *state;
+        boost_options o = {};
+        const md_array *a;
+        journal_entry *e;
+        op_result res;
+
+        boosted_fast(s, &a, &e);
+        assert_int_equal(e->cache_low, 1024);
+        e->fit = GOVERNOR_STEERING;
+        e->written[MD_T_SYNC_SPEED_MIN] = e->written[MD_T_SYNC_SPEED_MAX] =
+                (md_tval){ .kind = MD_V_LOCAL, .value = 3000 };
+        e->written[MD_T_STRIPE_CACHE_SIZE] = (md_tval){ .kind = MD_V_NUMBER, .value = 8192 };
+        assert_int_equal(md_fixture_write(s->md.dir, MD0 "sync_speed_min", "3000 (local)\n"), 0);
+        assert_int_equal(md_fixture_write(s->md.dir, MD0 "sync_speed_max", "3000 (local)\n"), 0);
+        assert_int_equal(md_fixture_write(s->md.dir, MD0 "stripe_cache_size", "8192\n"), 0);
+        assert_int_equal(service_refresh(&s->c), 0);
+        assert_int_equal(boost(s, "md0", "fast", NULL, &res), 0);
+        e = journal_find(&s->c.journal, UUID);
+        assert_non_null(e);
+        assert_int_equal(e->fit, GOVERNOR_FITTING);
+        assert_int_equal(e->cache_low, 1024);
+        assert_file(s, MD0 "stripe_cache_size", "8192\n");
+        o.set[MD_T_STRIPE_CACHE_SIZE] = true;
+        o.value[MD_T_STRIPE_CACHE_SIZE] = 4096;
+        assert_int_equal(service_refresh(&s->c), 0);
+        assert_int_equal(boost(s, "md0", "fast", &o, &res), 0);
+        e = journal_find(&s->c.journal, UUID);
+        assert_non_null(e);
+        assert_int_equal(e->cache_low, 0);
+        assert_file(s, MD0 "stripe_cache_size", "4096\n");
+        assert_int_equal(service_restore(&s->c, "md0", NULL, &res), 0);
+        assert_untouched(s);
+}
+
 /* A decision that lacks a value for a tunable it writes writes nothing and ends the following. */
 static void test_govern_without_value(void **state) {
         svc *s = *state;
@@ -491,6 +532,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_rollback, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback_keeps_original, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_govern_without_value, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_reboost_keeps_cache_low, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_govern_second_write_fails, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_conflict, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_options, setup, teardown),
