@@ -664,7 +664,12 @@ static void steer_cache(const profile_settings *s, const md_array *a, const jour
         steer(s, a, e, clock, share, rate, d);
         d->cache = (md_tval){ .kind = MD_V_NUMBER, .value = cache };
         d->replaced_cache = a->tunables[MD_T_STRIPE_CACHE_SIZE];
-        clock->cache = cache > e->cache_low ? cache : 0;
+}
+
+uint64_t governor_grown_cache(const journal_entry *e) {
+        const md_tval *v = &e->written[MD_T_STRIPE_CACHE_SIZE];
+
+        return e->cache_low && md_tval_has_number(v) && v->value > e->cache_low ? v->value : 0;
 }
 
 /*
@@ -905,7 +910,7 @@ void governor_step(const profile_settings *s, const md_array *a, const journal_e
 }
 
 void governor_explain(const profile_settings *s, governor_state st, const governor_clock *clock, unsigned share,
-                      unsigned bound_ms, uint64_t rate, uint64_t depth, char *buf, size_t size) {
+                      unsigned bound_ms, uint64_t rate, uint64_t depth, uint64_t cache, char *buf, size_t size) {
         char keep[96], depth_text[96] = "";
 
         if (bound_ms)
@@ -975,13 +980,13 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  " KiB/s; the rate goes up again once the rebuild keeps to it.",
                                  clock->rebuild_kibs);
                 }
-                if (clock && !bound_ms && clock->cache) {
+                if (!bound_ms && cache) {
                         size_t len = strlen(buf);
 
                         snprintf(buf + len, size > len ? size - len : 0,
                                  " Its stripe cache is %" PRIu64 " stripes, more than the boost's own, so that it "
                                  "reads more at each turn between the users' requests.",
-                                 clock->cache);
+                                 cache);
                 }
                 if (clock && clock->pacer.rate && clock->pacer.slice_usec) {
                         size_t len = strlen(buf);

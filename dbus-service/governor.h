@@ -133,7 +133,6 @@ typedef struct governor_clock {
          * (what max sets), 0 when it has none. */
         uint64_t cache_high;
         uint64_t cache_short; /* the stripe cache under which the users were last short, since the baseline; 0 */
-        uint64_t cache;       /* the stripe cache the governor grew, 0 while it is the boost's own */
         /* Set by the caller every poll: the operation's live position (/proc/mdstat), KiB, when known. */
         bool position_known;
         uint64_t position_kib;
@@ -283,12 +282,16 @@ uint64_t governor_target(uint64_t baseline, unsigned share);
  */
 uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint64_t low, uint64_t high);
 
+/* The stripe cache the governor of the boost @e grew, stripes, from its journal; 0 while it is the boost's own. */
+uint64_t governor_grown_cache(const struct journal_entry *e);
+
 /*
  * One sentence in @buf that says what the governor of a boost in state @st
  * does now and why, from what it measured (@clock, NULL after a restart),
  * the users' @share or latency @bound_ms (0: a share), the rebuild's @rate
- * (the floor the boost has, or the ceiling while steering, KiB/s) and the
- * sync_io_depth it set (@depth, 0: none). "" for OFF.
+ * (the floor the boost has, or the ceiling while steering, KiB/s), the
+ * sync_io_depth it set (@depth, 0: none) and the stripe cache it grew
+ * (@cache, 0: none). "" for OFF.
  */
 void governor_explain(const profile_settings *s, governor_state st, const governor_clock *clock, unsigned share,
-                      unsigned bound_ms, uint64_t rate, uint64_t depth, char *buf, size_t size);
+                      unsigned bound_ms, uint64_t rate, uint64_t depth, uint64_t cache, char *buf, size_t size);

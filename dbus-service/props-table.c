@@ -392,15 +392,17 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
                 dbus_uint64_t baseline = clk ? clk->baseline_kibs : 0, users = clk ? clk->users_kibs : 0;
                 dbus_uint64_t target = bound ? 0 : governor_target(baseline, share);
                 dbus_uint64_t latency = clk ? clk->latency_us : 0;
+                dbus_uint64_t cache = governor_grown_cache(e);
                 char text[1024];
 
-                governor_explain(&c->cfg.profiles, e->fit, clk, share, bound, rate, depth, text, sizeof(text));
+                governor_explain(&c->cfg.profiles, e->fit, clk, share, bound, rate, depth, cache, text, sizeof(text));
                 why = text;
                 ok = props_dict_add(&dict, "state", DBUS_TYPE_STRING, "s", &state) &&
                      props_dict_add(&dict, "users_share", DBUS_TYPE_UINT32, "u", &share) &&
                      props_dict_add(&dict, "users_latency_ms", DBUS_TYPE_UINT32, "u", &bound) &&
                      props_dict_add(&dict, "rate", DBUS_TYPE_UINT64, "t", &rate) &&
                      props_dict_add(&dict, "depth", DBUS_TYPE_UINT64, "t", &depth) &&
+                     props_dict_add(&dict, "stripe_cache", DBUS_TYPE_UINT64, "t", &cache) &&
                      props_dict_add(&dict, "baseline", DBUS_TYPE_UINT64, "t", &baseline) &&
                      props_dict_add(&dict, "users", DBUS_TYPE_UINT64, "t", &users) &&
                      props_dict_add(&dict, "target", DBUS_TYPE_UINT64, "t", &target) &&

@@ -163,7 +163,11 @@ export function governorText(gov) {
             return cockpit.format(_("The rebuild runs at $0; what the users get alone is measured again shortly."), formatSpeed(gov.rate));
         return cockpit.format(_("The users get $0; alone they get $1, and they keep $2 % of it ($3). The rebuild runs at $4."),
                               formatSpeed(gov.users), formatSpeed(gov.baseline), share, formatSpeed(gov.target),
-                              formatSpeed(gov.rate));
+                              formatSpeed(gov.rate)) +
+            (gov.stripe_cache
+                ? " " + cockpit.format(_("Its stripe cache is $0 stripes, more than fast's own, so that it reads more at each turn between the users' requests."),
+                                       gov.stripe_cache)
+                : "");
     default:
         return gov.why || "";
     }

@@ -134,6 +134,10 @@ test("tunableMeaning reads the kernel's speed limit texts", () => {
 test("governorText says what the governor does, in MiB/s, from the Governor property", () => {
     assert.equal(fmt.governorText({ state: "steering", users_share: 50, rate: 2180, baseline: 14855, users: 14845, target: 7400 }),
                  "The users get 14.5 MiB/s; alone they get 14.5 MiB/s, and they keep 50 % of it (7.23 MiB/s). The rebuild runs at 2.13 MiB/s.");
+    // A stripe cache the governor grew, under users whose requests keep the rebuild below its rate.
+    assert.equal(fmt.governorText({ state: "steering", users_share: 25, rate: 8884, baseline: 44, users: 25, target: 11, stripe_cache: 15090 }),
+                 "The users get 0.02 MiB/s; alone they get 0.04 MiB/s, and they keep 25 % of it (0.01 MiB/s). The rebuild runs at 8.68 MiB/s. " +
+                 "Its stripe cache is 15090 stripes, more than fast's own, so that it reads more at each turn between the users' requests.");
     assert.equal(fmt.governorText({ state: "steering", users_share: 50, rate: 2180, baseline: 0 }),
                  "The rebuild runs at 2.13 MiB/s; what the users get alone is measured again shortly.");
     assert.match(fmt.governorText({ state: "learning", users_share: 80, rate: 1000 }), /held back to 0\.98 MiB\/s .* they keep 80 % of it/);

@@ -755,7 +755,7 @@ static void test_rate_the_disks_allow(void **state) {
         }
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MAX].value, 8000);
         assert_int_equal(clock.rebuild_kibs, 2000);
-        governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, why, sizeof(why));
+        governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, 0, why, sizeof(why));
         assert_non_null(strstr(why, "it moves at only 2000 KiB/s;"));
         /* The rebuild keeps to its rate: up by a fifth at the next step. */
         for (t = 141; t <= 150 && d.action != GOVERNOR_STEER; t++) {
@@ -765,7 +765,7 @@ static void test_rate_the_disks_allow(void **state) {
         }
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 10100);
-        governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, why, sizeof(why));
+        governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, 0, why, sizeof(why));
         assert_null(strstr(why, "moves at only"));
 }
 
@@ -829,7 +829,8 @@ static void test_stripe_cache_lever(void **state) {
         assert_int_equal(caches[7], 8192);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
         assert_int_equal(e.earlier[MD_T_STRIPE_CACHE_SIZE].value, 4096);
-        governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, why, sizeof(why));
+        assert_int_equal(governor_grown_cache(&e), 8192);
+        governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, governor_grown_cache(&e), why, sizeof(why));
         assert_non_null(strstr(why, "Its stripe cache is 8192 stripes"));
         /*
          * Short (4000 KiB/s), judged with the steps before at that size:
@@ -859,7 +860,8 @@ static void test_stripe_cache_lever(void **state) {
         assert_int_equal(caches[1], 1024);
         assert_int_equal(caches[3], 1024);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 4949 - 4949 * 3 / 10);
-        governor_explain(&s, e.fit, &clock, 50, 0, 3465, 0, why, sizeof(why));
+        assert_int_equal(governor_grown_cache(&e), 0);
+        governor_explain(&s, e.fit, &clock, 50, 0, 3465, 0, governor_grown_cache(&e), why, sizeof(why));
         assert_null(strstr(why, "stripe cache"));
         /* An administrator's stripe cache: the governor stops, nothing written. */
         a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(16384);
@@ -1361,7 +1363,7 @@ static void test_bound_without_depth(void **state) {
 static bool says_no_lower(const profile_settings *s, const governor_clock *clock, uint64_t rate) {
         char buf[512];
 
-        governor_explain(s, GOVERNOR_STEERING, clock, 50, 0, rate, 0, buf, sizeof(buf));
+        governor_explain(s, GOVERNOR_STEERING, clock, 50, 0, rate, 0, 0, buf, sizeof(buf));
         return strstr(buf, "goes no lower") != NULL;
 }
 
@@ -1372,12 +1374,12 @@ static void test_explain(void **state) {
         char buf[512];
 
         (void)state;
-        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, 0, buf, sizeof(buf));
         assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
                                  "(5120 KiB/s). The rebuild runs at 5600 KiB/s.");
         /* Down at the floor from before the boost and the users still short: why it goes no lower. */
         clock.held_kibs = 1000;
-        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 1000, 0, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 1000, 0, 0, buf, sizeof(buf));
         assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
                                  "(5120 KiB/s). The rebuild runs at 1000 KiB/s. That is the floor the array had "
                                  "before the boost, and the governor goes no lower, or the rebuild would run slower "
@@ -1393,43 +1395,43 @@ static void test_explain(void **state) {
         clock.users_kibs = 4000;
         assert_false(says_no_lower(&s, &clock, 1001));
         clock.held_kibs = 0;
-        governor_explain(&s, GOVERNOR_LEARNING, NULL, 50, 0, 1000, 0, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_LEARNING, NULL, 50, 0, 1000, 0, 0, buf, sizeof(buf));
         assert_non_null(strstr(buf, "held back to 1000 KiB/s for 10 s"));
-        governor_explain(&s, GOVERNOR_STEERING, NULL, 50, 0, 5600, 0, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_STEERING, NULL, 50, 0, 5600, 0, 0, buf, sizeof(buf));
         assert_non_null(strstr(buf, "measured again shortly"));
-        governor_explain(&s, GOVERNOR_OFF, NULL, 50, 0, 0, 0, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_OFF, NULL, 50, 0, 0, 0, 0, buf, sizeof(buf));
         assert_string_equal(buf, "");
         /* A latency bound: what was measured against it, and the depth set. */
         clock.latency_us = 61200;
-        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 200000, 16, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 200000, 16, 0, buf, sizeof(buf));
         assert_string_equal(buf, "The users' requests take about 61.2 ms at the 99th percentile (twice md's mean); "
                                  "the bound is 40 ms. The rebuild runs at up to 200000 KiB/s, with at most 16 of its "
                                  "requests in flight.");
         /* Yielding, md holds itself back below the ceiling: nothing said of how fast the rebuild moves. */
         clock.rebuild_kibs = 3000;
-        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 200000, 16, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 200000, 16, 0, buf, sizeof(buf));
         assert_null(strstr(buf, "moves at only"));
         /* Paced at 5600 and moving at 3000: said. */
         clock.pacing = true;
-        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 5600, 16, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 5600, 16, 0, buf, sizeof(buf));
         assert_non_null(
                 strstr(buf, "it moves at only 3000 KiB/s; the rate goes up again once the rebuild keeps to it."));
         clock.pacing = false;
         clock.rebuild_kibs = 0;
-        governor_explain(&s, GOVERNOR_FREE, NULL, 50, 40, 16000, 0, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_FREE, NULL, 50, 40, 16000, 0, 0, buf, sizeof(buf));
         assert_non_null(strstr(buf, "their requests' 99th percentile stays under 40 ms"));
         /* Paced: said so. */
         clock.latency_us = 0;
         pacer_sample_at(&clock.pacer, 5 * SEC, 1000);
         pacer_start(&clock.pacer, 5600, 0);
-        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, 0, buf, sizeof(buf));
         assert_string_equal(buf, "The users get 4000 KiB/s; alone they get 10240 KiB/s, and they keep 50 % of it "
                                  "(5120 KiB/s). The rebuild runs at 5600 KiB/s. md is paced to it second by second "
                                  "(floor and ceiling move around it), so it does not catch up on its 30-s average in "
                                  "bursts.");
         /* Paced in turns, as a share's steps are: said so, with the turn's length. */
         pacer_start(&clock.pacer, 5600, 5 * SEC);
-        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, buf, sizeof(buf));
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 0, 5600, 0, 0, buf, sizeof(buf));
         assert_non_null(strstr(buf, "The rebuild runs at 5600 KiB/s. md is paced to it in turns of 5 s: it runs each "
                                     "turn's share at once, then sleeps (floor and ceiling move around it), so the "
                                     "disks leave the users once a turn."));
