@@ -129,8 +129,8 @@ typedef struct governor_clock {
          * (from this operation or an earlier one of its kind on the array), so busy users need not
          * wait for the fit to measure it; 0 when not known. */
         uint64_t whole_kibs;
-        /* Set by the caller every poll: the most stripes the memory budget allows the array's stripe cache
-         * (what max sets), 0 when it has none. */
+        /* Set by the caller every poll while steering: the most stripes the memory budget allows the
+         * array's stripe cache (what max sets), 0 when it has none. */
         uint64_t cache_high;
         uint64_t cache_short; /* the stripe cache under which the users were last short, since the baseline; 0 */
         /* Set by the caller every poll: the operation's live position (/proc/mdstat), KiB, when known. */

@@ -573,8 +573,10 @@ static bool follow_boost(context *c, const char *uuid) {
                 if (e->fit == GOVERNOR_FITTING)
                         w->governor.whole_kibs = whole_rate(c, a);
                 operation_position(c, a, &w->governor);
-                w->governor.cache_high =
-                        profile_stripe_cache_most(a, profile_budget_for(&c->cfg.profiles, c->mem_total, &c->arrays, a));
+                /* Only a step while steering may grow the stripe cache. */
+                if (e->fit == GOVERNOR_STEERING)
+                        w->governor.cache_high = profile_stripe_cache_most(
+                                a, profile_budget_for(&c->cfg.profiles, c->mem_total, &c->arrays, a));
                 governor_step(&c->cfg.profiles, a, e, &w->governor, loop_now_usec(), &d);
                 return service_govern(c, a, e, &d);
         }

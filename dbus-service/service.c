@@ -515,6 +515,10 @@ static void log_kept_floor(const md_array *a, const journal_entry *e, const gove
 static void log_governed(const context *c, const md_array *a, const journal_entry *e, const governor_decision *d,
                          const change *chs, unsigned n) {
         const change *ch = &chs[governor_writes_ceiling(d->action) && governor_writes_floor(d->action) ? 1 : 0];
+        char cache[sizeof(chs[0].old) + sizeof(chs[0].new_text) + 32] = "";
+
+        if (governor_writes_cache(d)) /* the last of the step's writes */
+                snprintf(cache, sizeof(cache), ", its stripe cache from %s to %s", chs[n - 1].old, chs[n - 1].new_text);
 
         switch (d->action) {
         case GOVERNOR_FIT:
@@ -540,13 +544,10 @@ static void log_governed(const context *c, const md_array *a, const journal_entr
                                  d->bound_ms);
                 else
                         log_info("%s: the users get %" PRIu64 " KiB/s of the %" PRIu64 " KiB/s they get alone, their "
-                                 "share is %u %% (%" PRIu64
-                                 " KiB/s); the rebuild's rate goes from %s to %s KiB/s%s%s%s%s",
+                                 "share is %u %% (%" PRIu64 " KiB/s); the rebuild's rate goes from %s to %s KiB/s%s",
                                  a->name, d->users_kibs, d->baseline_kibs,
                                  e->users_share ? e->users_share : c->cfg.profiles.users_share, d->target_kibs, ch->old,
-                                 ch->new_text, governor_writes_cache(d) ? ", its stripe cache from " : "",
-                                 governor_writes_cache(d) ? chs[n - 1].old : "", governor_writes_cache(d) ? " to " : "",
-                                 governor_writes_cache(d) ? chs[n - 1].new_text : "");
+                                 ch->new_text, cache);
                 break;
         default:
                 log_info("%s: the array's users have been quiet for %" PRIu64 " s; the rebuild may run faster "

@@ -452,13 +452,6 @@ static void follow_global(const md_root *r, const char *attr, long long value) {
         closedir(dir);
 }
 
-static bool is_stripe_cache(const char *rel) {
-        const char *suffix = "/md/stripe_cache_size";
-        size_t len = strlen(rel), slen = strlen(suffix);
-
-        return len >= slen && strcmp(rel + len - slen, suffix) == 0;
-}
-
 /*
  * md out of memory while growing the stripe cache at @rel to @value: it
  * keeps half the stripes it meant to add. False when the write does not
@@ -486,7 +479,8 @@ int __wrap_md_root_write(const md_root *r, const char *rel, const char *value) {
         if (!r || !rel || !value)
                 return -EINVAL;
         k = injected_failure(rel);
-        if (k == ENOMEM && is_stripe_cache(rel) && !stripe_cache_part_way(r, rel, value))
+        if (k == ENOMEM && find_rule(rel) && find_rule(rel)->store == store_stripe_cache &&
+            !stripe_cache_part_way(r, rel, value))
                 k = 0;
         if (k > 0)
                 return -k;
