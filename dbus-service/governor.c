@@ -309,6 +309,19 @@ static uint64_t held_rate(const journal_entry *e) {
         return md_tval_has_number(o) && o->value > 0 ? o->value : 1000;
 }
 
+/*
+ * The first third of a hold does not count towards the baseline. When md is
+ * held back, the rebuild's requests already in flight still complete, and
+ * users who have just got busy are still filling their own queue: over
+ * those first seconds they move less than they do alone (on the modelled
+ * disks, a reader 8 deep got next to nothing for 2 to 4 s, then 95 to 100 %
+ * of what it got with the rebuild frozen).
+ */
+static void hold(governor_clock *clock, uint64_t now) {
+        clock->hold_usec = now;
+        clock->settled = false;
+}
+
 /* Writes @rate to both limits: @next LEARNING (held back) or STEERING. */
 static void set_rate(const md_array *a, const journal_entry *e, governor_clock *clock, governor_action action,
                      uint64_t rate, governor_decision *d) {
@@ -719,6 +732,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 }
                 set_rate(a, e, clock, GOVERNOR_LEARN, held_rate(e), d);
+                hold(clock, now);
                 return;
         case GOVERNOR_LEARNING:
                 if (!busy) {
@@ -726,16 +740,28 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 }
                 if (clock->span_usec == 0) {
-                        span_start(a, clock, now); /* after a restart: learn from now */
+                        /* After a restart: held since before it, so learnt from now over the whole learn_ms. */
+                        span_start(a, clock, now);
+                        hold(clock, now);
+                        clock->settled = true;
                         return;
                 }
-                if (now - clock->span_usec < s->learn_ms * 1000u)
+                if (!clock->settled) {
+                        if (now - clock->hold_usec < s->learn_ms * 1000u / 3)
+                                return;
+                        span_start(a, clock, now);
+                        clock->settled = true;
+                        return;
+                }
+                if (now - clock->hold_usec < s->learn_ms * 1000u)
                         return;
                 clock->baseline_kibs = span_kibs(a, clock, now);
                 if (!span_busy(s, a, clock, now) || clock->baseline_kibs == 0) {
                         /* Too little to share: the users stopped. Held until quiet_ms says so. */
                         clock->learnt_usec = 0;
                         span_start(a, clock, now);
+                        hold(clock, now);
+                        clock->settled = true;
                         return;
                 }
                 clock->users_kibs = clock->baseline_kibs;
@@ -772,6 +798,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         /* The users' demand changes: learn it again, from time to time and after a restart. */
                         set_rate(a, e, clock, GOVERNOR_LEARN, held_rate(e), d);
                         span_start(a, clock, now);
+                        hold(clock, now);
                         return;
                 }
                 if (clock->span_usec == 0) {

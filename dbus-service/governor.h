@@ -33,9 +33,9 @@
  *             or STEER -> STEERING at the last rate when the baseline was
  *             learnt less than relearn_ms ago
  *   LEARNING  floor and ceiling are the original floor, so md holds the
- *             rebuild back; after learn_ms the users' throughput meanwhile
- *             is their baseline: STEER -> STEERING at a first rate; users
- *             quiet for quiet_ms: LIFT -> FREE
+ *             rebuild back; after learn_ms the users' throughput over its
+ *             last two thirds is their baseline: STEER -> STEERING at a
+ *             first rate; users quiet for quiet_ms: LIFT -> FREE
  *   STEERING  floor and ceiling are one rate, which md keeps on average
  *             over its last 30 s (after a step down, in bursts: pacer.h);
  *             where the caller knows the operation's live position, every
@@ -108,6 +108,8 @@ typedef struct governor_clock {
         uint64_t span_usec;      /* when it began, 0 before */
         bool span_pos_known;     /* position_kib was known when it began */
         uint64_t span_pos_kib;   /* and was this */
+        uint64_t hold_usec;      /* when the rebuild was last held back to learn the baseline */
+        bool settled;            /* the hold has settled: the users' span counts from then */
         uint64_t learnt_usec;    /* when the baseline was learnt, 0 before */
         uint64_t baseline_kibs;  /* the users' throughput with the rebuild held back, KiB/s */
         uint64_t excess_kibs;    /* the users' throughput over the last step when above baseline_kibs, else 0 */

@@ -453,6 +453,42 @@ static void fitted(const profile_settings *s, md_array *a, journal_entry *e, gov
         apply(a, e, &d);
 }
 
+/*
+ * The first third of the hold does not count: the rebuild's requests in
+ * flight still complete and the users' own queue fills. Users who move
+ * 1 MiB/s for the first 4 s and 10 MiB/s after learn 10 MiB/s, not the
+ * 6.4 MiB/s of the whole hold.
+ */
+static void test_learn_after_settling(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t;
+        md_array a;
+
+        (void)state;
+        fitted(&s, &a, &e, &clock);
+        poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 102, 100, &d);
+        poll_at(&s, &a, &e, &clock, &last, 103, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        for (t = 104; t <= 107; t++) {
+                poll_at(&s, &a, &e, &clock, &last, t, 1024, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        for (t = 108; t < 113; t++) {
+                poll_at(&s, &a, &e, &clock, &last, t, 10240, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        /* Still learn_ms from the hold's start. */
+        poll_at(&s, &a, &e, &clock, &last, 113, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.baseline_kibs, 10240);
+        assert_int_equal(d.target_kibs, 5120);
+}
+
 /* A fitted boost (floor 16000) whose users get busy: it learns their throughput alone, then steers. */
 static void test_learn_steer_lift(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
@@ -1450,6 +1486,7 @@ int main(void) {
                 cmocka_unit_test(test_busy_users_end_fit),
                 cmocka_unit_test(test_next_rate),
                 cmocka_unit_test(test_learn_steer_lift),
+                cmocka_unit_test(test_learn_after_settling),
                 cmocka_unit_test(test_pacing),
                 cmocka_unit_test(test_pacing_at_the_held_rate),
                 cmocka_unit_test(test_rate_the_disks_allow),
