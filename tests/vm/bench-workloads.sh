@@ -15,7 +15,8 @@
 #   seq8    the same, 8 requests in flight
 #   rand32  random 4 KiB reads, 32 in flight (the test NAS reviewers run)
 #   write   a sequential writer, 1 MiB blocks, 4 in flight (a backup arriving)
-#   bursty  the 8-deep reader, busy 30 s and idle 30 s
+#   bursty  the 8-deep reader, busy 30 s and idle 30 s, in phase with the
+#           window (it opens as a busy half begins)
 # The users start from the middle of the array (random reads span all of
 # it); the rebuild starts at its first stripe, so every turn between them
 # costs a seek.
@@ -33,7 +34,9 @@
 # BENCH_RECIPES picks some of them; BENCH_RUNS runs each that many times
 # (default 1), each its own result line, so that the report gives medians
 # and ranges; BENCH_TRACE=1 logs md's limits and the rebuild's position
-# every second of each window (trace lines on stderr). md's absolute limits are divided by SCALE, as the disk's rates are
+# every second of each window, and of the seconds before it under RECIPE:pre
+# (trace lines on stderr), with what mdboostd
+# logged since the line before (service lines). md's absolute limits are divided by SCALE, as the disk's rates are
 # (docs/disk-model.md): the defaults are 1000/SCALE and 200000/SCALE KiB/s,
 # the forum's 50000 is 50000/SCALE.
 #
@@ -115,20 +118,45 @@ undo() {
 	bench_defaults "$scale"
 }
 
-# users WORKLOAD SECONDS RAMP: starts fio in the background ($users_pid),
-# its JSON report in $MDB_TMP/fio.json.
+# users WORKLOAD SECONDS RAMP: starts the users in the background
+# ($users_pid), fio's JSON report of the window in $MDB_TMP/fio.json.
 users() {
 	local args=(--name=users "--filename=/dev/$md" --direct=1 --ioengine=libaio --time_based
-		--runtime="$2" --ramp_time="$3" --output-format=json --output="$MDB_TMP/fio.json")
+		--output-format=json)
+	rm -f "$MDB_TMP/fio.json"
 	case "$1" in
 	seq1) args+=(--rw=read --bs=1M --iodepth=1 --offset=50%) ;;
-	seq8) args+=(--rw=read --bs=1M --iodepth=8 --offset=50%) ;;
+	seq8 | bursty) args+=(--rw=read --bs=1M --iodepth=8 --offset=50%) ;;
 	rand32) args+=(--rw=randread --bs=4k --iodepth=32 --norandommap --randrepeat=1) ;;
 	write) args+=(--rw=write --bs=1M --iodepth=4 --offset=50%) ;;
-	bursty) args+=(--rw=read --bs=1M --iodepth=8 --offset=50% --thinktime=30s --thinktime_iotime=30s) ;;
 	esac
-	fio "${args[@]}" >/dev/null 2>&1 &
+	if [ "$1" = bursty ]; then
+		bursty "$2" "$3" "${args[@]}" &
+	else
+		fio "${args[@]}" --runtime="$2" --ramp_time="$3" --output="$MDB_TMP/fio.json" >/dev/null 2>&1 &
+	fi
 	users_pid=$!
+}
+
+# bursty SECONDS RAMP FIO_ARGS...: the reader busy 30 s and idle 30 s, in
+# phase with the window: a busy half begins as the window opens, RAMP s
+# from now, so that every recipe's window holds the same 30 s of reading
+# and the same return after 30 s of quiet (fio's own thinktime drifts by
+# seconds a cycle and counts its thinking in the runtime it divides by).
+# Earlier halves are clipped to start at 0; the window's half writes
+# $MDB_TMP/fio.json.
+bursty() {
+	local seconds=$1 ramp=$2 start b from to out
+	shift 2
+	start=$(uptime_s)
+	for ((b = ramp % 60 - 60; b < seconds; b += 60)); do
+		from=$((b > 0 ? b : 0)) to=$((b + 30 < seconds ? b + 30 : seconds))
+		[ "$to" -gt "$from" ] || continue
+		sleep "$(awk -v s="$start" -v f="$from" -v n="$(uptime_s)" 'BEGIN { d = s + f - n; print (d > 0 ? d : 0) }')"
+		out=$MDB_TMP/fio-early.json
+		[ "$b" -eq "$ramp" ] && out=$MDB_TMP/fio.json
+		fio "$@" --runtime=$((to - from)) --output="$out" >/dev/null 2>&1
+	done
 }
 
 # uptime_s: seconds since boot. The guest's wall clock can step by hours
@@ -148,13 +176,20 @@ first_word() {
 # stderr for the log, until SECONDS have passed: the seconds since boot, the rebuild's
 # live position (KiB), md0's sync_speed_min, sync_speed_max and
 # sync_speed, and the users' requests and sectors completed so far
-# (/sys/block/md0/stat):
+# (/sys/block/md0/stat), each followed by what mdboostd logged since the
+# line before (from the boost on, for the first):
 #   trace WORKLOAD RECIPE T POSITION FLOOR CEILING SPEED REQUESTS SECTORS
+#   service LINE
 trace() {
-	local end stat
+	local end stat chunk
 	end=$(awk -v t="$(uptime_s)" -v w="$3" 'BEGIN { printf "%d", t + w }')
 	while awk -v t="$(uptime_s)" -v e="$end" 'BEGIN { exit !(t < e) }'; do
 		read -r -a stat </sys/block/$md/stat
+		mapfile -t chunk < <(tail -n +$((logged + 1)) "$MDB_TMP/service.log")
+		if [ ${#chunk[@]} -gt 0 ]; then
+			printf 'service\t%s\n' "${chunk[@]}" >&2
+			logged=$((logged + ${#chunk[@]}))
+		fi
 		printf 'trace\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(uptime_s)" "$(bench_pos)" \
 			"$(first_word /sys/block/$md/md/sync_speed_min)" "$(first_word /sys/block/$md/md/sync_speed_max)" \
 			"$(first_word /sys/block/$md/md/sync_speed)" $((stat[0] + stat[4])) $((stat[2] + stat[6])) >&2
@@ -168,10 +203,12 @@ run() {
 	case $name in fast*) pre=100 ;; esac
 	bench_defaults "$scale"
 	bench_start_recovery || { echo "no recovery started" >&2; return 1; }
+	# The service's log from here on goes with the trace lines (the global logged).
+	logged=$(wc -l <"$MDB_TMP/service.log")
 	recipe "$name" || return 1
 	users_pid=
 	[ "$workload" = none ] || users "$workload" $((window + pre)) "$pre"
-	sleep "$pre"
+	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name:pre" "$pre"; else sleep "$pre"; fi
 	p0=$(bench_pos); t0=$(uptime_s)
 	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name" "$window"; else sleep "$window"; fi
 	p1=$(bench_pos); t1=$(uptime_s)
@@ -182,8 +219,12 @@ run() {
 	[ "$name" = frozen ] && p0=0 p1=0
 	if [ -n "$users_pid" ]; then
 		wait "$users_pid"
-		stats=$(jq -r '[.jobs[0].read, .jobs[0].write] | map(select(.io_bytes > 0)) | .[0] |
-			"\(.bw_bytes / 1024) \(.iops) \((.clat_ns.percentile["99.000000"] // 0) / 1000)"' "$MDB_TMP/fio.json")
+		# The bursty user's throughput and IOPS are over the whole window,
+		# its idle half too; the others' are over fio's runtime, the window.
+		stats=$(jq -r --argjson w "$([ "$workload" = bursty ] && echo "$window" || echo 0)" \
+			'[.jobs[0].read, .jobs[0].write] | map(select(.io_bytes > 0)) | .[0] |
+			(if $w > 0 then [.io_bytes / 1024 / $w, .total_ios / $w] else [.bw_bytes / 1024, .iops] end) as $r |
+			"\($r[0]) \($r[1]) \((.clat_ns.percentile["99.000000"] // 0) / 1000)"' "$MDB_TMP/fio.json")
 	fi
 	undo "$name"
 	if [ -z "$p0" ] || [ -z "$p1" ]; then
