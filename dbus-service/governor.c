@@ -314,8 +314,8 @@ static uint64_t held_rate(const journal_entry *e) {
  * held back, the rebuild's requests already in flight still complete, and
  * users who have just got busy are still filling their own queue: over
  * those first seconds they move less than they do alone (on the modelled
- * disks, a reader 8 deep got next to nothing for 2 to 4 s, then 95 to 100 %
- * of what it got with the rebuild frozen).
+ * disks, a reader 8 deep got next to nothing for 2 to 4 s, then about what
+ * it got with the rebuild frozen).
  */
 static void hold(governor_clock *clock, uint64_t now) {
         clock->hold_usec = now;

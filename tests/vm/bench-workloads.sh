@@ -35,10 +35,10 @@
 # (default 1), each its own result line, so that the report gives medians
 # and ranges; BENCH_TRACE=1 logs md's limits and the rebuild's position
 # every second of each window, and of the seconds before it under RECIPE:pre
-# (trace lines on stderr), with what mdboostd
-# logged since the line before (service lines). md's absolute limits are divided by SCALE, as the disk's rates are
-# (docs/disk-model.md): the defaults are 1000/SCALE and 200000/SCALE KiB/s,
-# the forum's 50000 is 50000/SCALE.
+# (trace lines on stderr), with what mdboostd logged since the line before
+# (service lines). md's absolute limits are divided by SCALE, as the disk's
+# rates are (docs/disk-model.md): the defaults are 1000/SCALE and
+# 200000/SCALE KiB/s, the forum's 50000 is 50000/SCALE.
 #
 # Results are tab-separated lines:
 #   kernel KVER
