@@ -454,39 +454,54 @@ static void fitted(const profile_settings *s, md_array *a, journal_entry *e, gov
 }
 
 /*
- * The first third of the hold does not count: the rebuild's requests in
- * flight still complete and the users' own queue fills. Users who move
- * 1 MiB/s for the first 4 s and 10 MiB/s after learn 10 MiB/s, not the
- * 6.4 MiB/s of the whole hold.
+ * A fitted boost whose users get busy at 103 s: held back to the original
+ * floor, both limits, for learn_ms (10 s), then steered (@d). Over the
+ * first 4 s of the hold they move @early KiB/s, then 10 MiB/s: their
+ * baseline is the 10 MiB/s whatever @early, since the first third of the
+ * hold does not count (the rebuild's requests in flight still complete and
+ * the users' own queue fills).
  */
+static void learnt(const profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                   uint64_t early, governor_decision *d) {
+        fitted(s, a, e, clock);
+        assert_int_equal(e->fit, GOVERNOR_FREE);
+        /* The first read of io_sectors: a rate takes two. Quiet users (100 KiB/s) change nothing. */
+        poll_at(s, a, e, clock, last, 101, 0, d);
+        assert_int_equal(d->action, GOVERNOR_WAIT);
+        poll_at(s, a, e, clock, last, 102, 100, d);
+        assert_int_equal(d->action, GOVERNOR_WAIT);
+        /* Busy (10 MiB/s): the rebuild is held back to the original floor, both limits. */
+        poll_at(s, a, e, clock, last, 103, 10240, d);
+        assert_int_equal(d->action, GOVERNOR_LEARN);
+        assert_int_equal(d->value.kind, MD_V_LOCAL);
+        assert_int_equal(d->value.value, 1000);
+        assert_int_equal(d->replaced.value, 200000);
+        assert_int_equal(d->replaced_floor.value, 16000);
+        assert_int_equal(d->lift.value, 200000);
+        apply(a, e, d);
+        assert_int_equal(e->fit, GOVERNOR_LEARNING);
+        for (uint64_t t = 104; t < 113; t++) {
+                poll_at(s, a, e, clock, last, t, t <= 107 ? early : 10240, d);
+                assert_int_equal(d->action, GOVERNOR_WAIT);
+        }
+        /* Still learn_ms from the hold's start. */
+        poll_at(s, a, e, clock, last, 113, 10240, d);
+        assert_int_equal(d->action, GOVERNOR_STEER);
+        assert_int_equal(d->baseline_kibs, 10240);
+        assert_int_equal(d->target_kibs, 5120);
+}
+
+/* Users who move 1 MiB/s over the first 4 s of the hold learn 10 MiB/s, not the 6.4 of the whole hold. */
 static void test_learn_after_settling(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
         governor_clock clock = { .fit_start_usec = 1 };
         governor_decision d;
         journal_entry e;
-        uint64_t last = 0, t;
+        uint64_t last = 0;
         md_array a;
 
         (void)state;
-        fitted(&s, &a, &e, &clock);
-        poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
-        poll_at(&s, &a, &e, &clock, &last, 102, 100, &d);
-        poll_at(&s, &a, &e, &clock, &last, 103, 10240, &d);
-        assert_int_equal(d.action, GOVERNOR_LEARN);
-        apply(&a, &e, &d);
-        for (t = 104; t <= 107; t++) {
-                poll_at(&s, &a, &e, &clock, &last, t, 1024, &d);
-                assert_int_equal(d.action, GOVERNOR_WAIT);
-        }
-        for (t = 108; t < 113; t++) {
-                poll_at(&s, &a, &e, &clock, &last, t, 10240, &d);
-                assert_int_equal(d.action, GOVERNOR_WAIT);
-        }
-        /* Still learn_ms from the hold's start. */
-        poll_at(&s, &a, &e, &clock, &last, 113, 10240, &d);
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.baseline_kibs, 10240);
-        assert_int_equal(d.target_kibs, 5120);
+        learnt(&s, &a, &e, &clock, &last, 1024, &d);
 }
 
 /* A fitted boost (floor 16000) whose users get busy: it learns their throughput alone, then steers. */
@@ -500,32 +515,8 @@ static void test_learn_steer_lift(void **state) {
 
         (void)state;
         s.quiet_ms = 30000;
-        fitted(&s, &a, &e, &clock);
-        assert_int_equal(e.fit, GOVERNOR_FREE);
-        /* The first read of io_sectors: a rate takes two. Quiet users (100 KiB/s) change nothing. */
-        poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
-        assert_int_equal(d.action, GOVERNOR_WAIT);
-        poll_at(&s, &a, &e, &clock, &last, 102, 100, &d);
-        assert_int_equal(d.action, GOVERNOR_WAIT);
-        /* Busy (10 MiB/s): the rebuild is held back to the original floor, both limits. */
-        poll_at(&s, &a, &e, &clock, &last, 103, 10240, &d);
-        assert_int_equal(d.action, GOVERNOR_LEARN);
-        assert_int_equal(d.value.kind, MD_V_LOCAL);
-        assert_int_equal(d.value.value, 1000);
-        assert_int_equal(d.replaced.value, 200000);
-        assert_int_equal(d.replaced_floor.value, 16000);
-        assert_int_equal(d.lift.value, 200000);
-        apply(&a, &e, &d);
-        assert_int_equal(e.fit, GOVERNOR_LEARNING);
         /* learn_ms (10 s) of users at 10 MiB/s: their baseline. */
-        for (t = 104; t < 113; t++) {
-                poll_at(&s, &a, &e, &clock, &last, t, 10240, &d);
-                assert_int_equal(d.action, GOVERNOR_WAIT);
-        }
-        poll_at(&s, &a, &e, &clock, &last, 113, 10240, &d);
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.baseline_kibs, 10240);
-        assert_int_equal(d.target_kibs, 5120);
+        learnt(&s, &a, &e, &clock, &last, 10240, &d);
         /* The first rate: the users' share taken from the floor the rebuild ran under. */
         assert_int_equal(d.value.value, 8000);
         assert_int_equal(d.replaced_floor.value, 1000);
