@@ -258,7 +258,8 @@ static void tally_sample(context *c, const md_array *a, array_object *o) {
                                    .policy = e->policy,
                                    .users_alone_kibs = w ? w->governor.baseline_kibs : 0,
                                    .steering = e->fit == GOVERNOR_STEERING,
-                                   .target = target };
+                                   .target = target,
+                                   .rebuild_kibs = w && e->fit == GOVERNOR_STEERING ? w->governor.rebuild_kibs : 0 };
         }
         report_tally_sample(&o->tally, &c->cfg.profiles, a, loop_now_usec(), e ? &b : NULL, o->failures_tolerated == 0);
 }

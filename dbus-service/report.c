@@ -92,7 +92,17 @@ static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64
         }
         if (!t->steering_since_usec)
                 t->steering_since_usec = now_usec;
-        if (speed && now_usec - t->steering_since_usec >= SETTLED_USEC) {
+        /*
+         * The governor measures the rebuild's rate over each of its steps
+         * from the live position: that is the steered rate as it happens.
+         * md's sync_speed is one only once its average has followed the
+         * steering, which users busy in bursts shorter than that never let
+         * it do; it stands in where the governor has no measure yet.
+         */
+        if (boost->rebuild_kibs) {
+                t->steered_kib += boost->rebuild_kibs * dt / 1000000u;
+                t->steered_usec += dt;
+        } else if (speed && now_usec - t->steering_since_usec >= SETTLED_USEC) {
                 t->steered_kib += a->sync_speed.value * dt / 1000000u;
                 t->steered_usec += dt;
         }

@@ -96,6 +96,9 @@ typedef struct tally_boost {
         uint64_t users_alone_kibs;
         bool steering;      /* the governor steers the rebuild for busy users */
         const char *target; /* ... to this target ("50%", "50ms"), while steering */
+        /* While steering: the rebuild's rate over the governor's last step, from its live position, KiB/s;
+         * 0 when not known */
+        uint64_t rebuild_kibs;
 } tally_boost;
 
 /* Starts a tally for the operation @a runs, at @now_usec (CLOCK_MONOTONIC). */

@@ -134,6 +134,41 @@ static void test_tally_steered_rate(void **state) {
         assert_string_equal(t.steered_target, "50%");
 }
 
+/*
+ * Where the governor measured the rebuild over its last step (the live
+ * position), that is the steered rate at once: users busy for 30 s at a
+ * time never let md's 30-s average follow the steering.
+ */
+static void test_tally_steered_measured(void **state) {
+        tally_boost steering = { .profile = "fast", .steering = true, .target = "50%", .rebuild_kibs = 4000 },
+                    free = { .profile = "fast" };
+        md_array a = array();
+        op_tally t;
+        uint64_t now = 0;
+
+        (void)state;
+        report_tally_start(&t, &a, S(now));
+        for (int cycle = 0; cycle < 2; cycle++) {
+                for (int i = 0; i < 30; i++) {
+                        advance(&a, 1, 8192, 50000); /* md's average still carries the quiet half's rate */
+                        report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
+                }
+                for (int i = 0; i < 30; i++) {
+                        advance(&a, 1, 0, 50000);
+                        report_tally_sample(&t, DEFAULTS, &a, S(++now), &free, false);
+                }
+        }
+        assert_int_equal(t.steered_usec, S(60));
+        assert_int_equal(report_tally_steered_kibs(&t), 4000);
+        /* Not measured yet (after a restart of the service): md's average once it has followed. */
+        steering.rebuild_kibs = 0;
+        for (int i = 0; i < 30; i++) {
+                advance(&a, 1, 8192, 3000);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
+        }
+        assert_int_equal(t.steered_usec, S(60));
+}
+
 /* A new target (a bound after a share) starts the steered rate afresh: the governor keeps another rate. */
 static void test_tally_steered_target(void **state) {
         tally_boost share = { .profile = "fast", .steering = true, .target = "50%" },
@@ -347,13 +382,10 @@ static void test_inputs_from_reports(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_tally_whole_rate),
-                cmocka_unit_test(test_tally_unbounded_rate),
-                cmocka_unit_test(test_tally_steered_rate),
-                cmocka_unit_test(test_tally_steered_target),
-                cmocka_unit_test(test_tally_before_boost),
-                cmocka_unit_test(test_tally_users_under_boost),
-                cmocka_unit_test(test_predict),
+                cmocka_unit_test(test_tally_whole_rate),        cmocka_unit_test(test_tally_unbounded_rate),
+                cmocka_unit_test(test_tally_steered_rate),      cmocka_unit_test(test_tally_steered_measured),
+                cmocka_unit_test(test_tally_steered_target),    cmocka_unit_test(test_tally_before_boost),
+                cmocka_unit_test(test_tally_users_under_boost), cmocka_unit_test(test_predict),
                 cmocka_unit_test(test_inputs_from_reports),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
