@@ -936,6 +936,18 @@ void governor_step(const profile_settings *s, const md_array *a, const journal_e
                 pacer_stop(&clock->pacer);
 }
 
+uint64_t governor_moves_kibs(const governor_clock *clock, unsigned bound_ms, uint64_t depth, uint64_t rate) {
+        /* A bound's yielding rungs hold md back by md's own choice. */
+        if (!clock || (bound_ms && rung_yields(depth, clock->pacing)) || rate_binds(clock, rate))
+                return 0;
+        return clock->rebuild_kibs;
+}
+
+bool governor_floor_held(const governor_clock *clock, unsigned share, uint64_t rate) {
+        return clock && clock->learnt_usec && rate <= clock->held_kibs &&
+               clock->users_kibs < governor_target(clock->baseline_kibs, share);
+}
+
 void governor_explain(const profile_settings *s, governor_state st, const governor_clock *clock, unsigned share,
                       unsigned bound_ms, uint64_t rate, uint64_t depth, uint64_t cache, char *buf, size_t size) {
         char keep[96], depth_text[96] = "";
@@ -984,7 +996,7 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "The users get %" PRIu64 " KiB/s; alone they get %" PRIu64 " KiB/s, and they keep "
                                  "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %" PRIu64 " KiB/s.",
                                  clock->users_kibs, clock->baseline_kibs, share, target, rate);
-                        if (rate <= clock->held_kibs && clock->users_kibs < target) {
+                        if (governor_floor_held(clock, share, rate)) {
                                 size_t len = strlen(buf);
 
                                 snprintf(buf + len, size > len ? size - len : 0,
@@ -998,8 +1010,7 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "The rebuild runs at %" PRIu64 " KiB/s; what the users get alone is measured "
                                  "again shortly.",
                                  rate);
-                /* Paced (a bound's yielding rungs hold md back by md's own choice). */
-                if (clock && (!bound_ms || !rung_yields(depth, clock->pacing)) && !rate_binds(clock, rate)) {
+                if (governor_moves_kibs(clock, bound_ms, depth, rate)) {
                         size_t len = strlen(buf);
 
                         snprintf(buf + len, size > len ? size - len : 0,

@@ -288,6 +288,21 @@ uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint
 uint64_t governor_grown_cache(const struct journal_entry *e);
 
 /*
+ * While steering at @rate: what the rebuild moved over the last step,
+ * KiB/s, when the users' requests held it below three quarters of the rate
+ * (a higher rate would change little: rate_binds in governor.c), else 0.
+ * With a bound @bound_ms, 0 too while md yields at a rung of @depth.
+ */
+uint64_t governor_moves_kibs(const governor_clock *clock, unsigned bound_ms, uint64_t depth, uint64_t rate);
+
+/*
+ * While steering to a @share at @rate: whether the rate is the floor from
+ * before the boost and the users still get less than their share (the
+ * governor goes no lower).
+ */
+bool governor_floor_held(const governor_clock *clock, unsigned share, uint64_t rate);
+
+/*
  * One sentence in @buf that says what the governor of a boost in state @st
  * does now and why, from what it measured (@clock, NULL after a restart),
  * the users' @share or latency @bound_ms (0: a share), the rebuild's @rate

@@ -371,7 +371,11 @@ static bool get_last_operation(const context *c, const md_array *a, DBusMessageI
  * the sync_io_depth it set, 0 for none), baseline, users, target (t, KiB/s:
  * what the users get alone, get now, are to keep; 0 until measured),
  * latency_us (t: their estimated 99th percentile over the last step, 0
- * until measured), why (s). Empty when no governor follows a boost.
+ * until measured), moves (t, KiB/s: while steering, what the rebuild moved
+ * over the last step when the users' requests held it below three quarters
+ * of the rate, else 0), floor_held (b: steering to a share at the floor from
+ * before the boost with the users still short of it), why (s). Empty when
+ * no governor follows a boost.
  */
 static bool get_governor(const context *c, const md_array *a, DBusMessageIter *it) {
         const journal_entry *e = props_entry_of(c, a);
@@ -393,6 +397,8 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
                 dbus_uint64_t target = bound ? 0 : governor_target(baseline, share);
                 dbus_uint64_t latency = clk ? clk->latency_us : 0;
                 dbus_uint64_t cache = governor_grown_cache(e);
+                dbus_uint64_t moves = e->fit == GOVERNOR_STEERING ? governor_moves_kibs(clk, bound, depth, rate) : 0;
+                dbus_bool_t floor_held = e->fit == GOVERNOR_STEERING && !bound && governor_floor_held(clk, share, rate);
                 char text[1024];
 
                 governor_explain(&c->cfg.profiles, e->fit, clk, share, bound, rate, depth, cache, text, sizeof(text));
@@ -407,6 +413,8 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
                      props_dict_add(&dict, "users", DBUS_TYPE_UINT64, "t", &users) &&
                      props_dict_add(&dict, "target", DBUS_TYPE_UINT64, "t", &target) &&
                      props_dict_add(&dict, "latency_us", DBUS_TYPE_UINT64, "t", &latency) &&
+                     props_dict_add(&dict, "moves", DBUS_TYPE_UINT64, "t", &moves) &&
+                     props_dict_add(&dict, "floor_held", DBUS_TYPE_BOOLEAN, "b", &floor_held) &&
                      props_dict_add(&dict, "why", DBUS_TYPE_STRING, "s", &why);
         }
         return dbus_message_iter_close_container(it, &dict) && ok;

@@ -152,22 +152,32 @@ export function governorText(gov) {
     case "learning":
         return cockpit.format(_("The array's users are busy: the rebuild is held back to $0 for a few seconds to measure what they get alone; they keep $1 % of it."),
                               formatSpeed(gov.rate), share);
-    case "steering":
+    case "steering": {
+        // What holds the rebuild below its rate: the disks between the users' requests.
+        const moves = gov.moves
+            ? " " + cockpit.format(_("Between the users' requests it moves at only $0; the rate goes up again once the rebuild keeps to it."),
+                                   formatSpeed(gov.moves))
+            : "";
         if (bound && gov.latency_us)
             return cockpit.format(_("The users' requests take about $0 ms at the 99th percentile; the bound is $1 ms. The rebuild runs at up to $2$3."),
-                                  (gov.latency_us / 1000).toFixed(gov.latency_us < 10000 ? 1 : 0), bound, formatSpeed(gov.rate), depth);
+                                  (gov.latency_us / 1000).toFixed(gov.latency_us < 10000 ? 1 : 0), bound, formatSpeed(gov.rate), depth) + moves;
         if (bound)
             return cockpit.format(_("The rebuild runs at up to $0$1; the users' latency is measured against the bound of $2 ms."),
-                                  formatSpeed(gov.rate), depth, bound);
+                                  formatSpeed(gov.rate), depth, bound) + moves;
         if (!gov.baseline)
-            return cockpit.format(_("The rebuild runs at $0; what the users get alone is measured again shortly."), formatSpeed(gov.rate));
+            return cockpit.format(_("The rebuild runs at $0; what the users get alone is measured again shortly."), formatSpeed(gov.rate)) + moves;
         return cockpit.format(_("The users get $0; alone they get $1, and they keep $2 % of it ($3). The rebuild runs at $4."),
                               formatSpeed(gov.users), formatSpeed(gov.baseline), share, formatSpeed(gov.target),
                               formatSpeed(gov.rate)) +
+            (gov.floor_held
+                ? " " + _("That is the floor the array had before the boost, and the governor goes no lower: the users get less than their share. To give them more, restore, lower sync_speed_min and boost again.")
+                : "") +
+            moves +
             (gov.stripe_cache
                 ? " " + cockpit.format(_("Its stripe cache is $0 stripes, more than fast's own, so that it reads more at each turn between the users' requests."),
                                        gov.stripe_cache)
                 : "");
+    }
     default:
         return gov.why || "";
     }

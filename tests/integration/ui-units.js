@@ -138,6 +138,12 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
     assert.equal(fmt.governorText({ state: "steering", users_share: 25, rate: 8884, baseline: 44, users: 25, target: 11, stripe_cache: 15090 }),
                  "The users get 0.02 MiB/s; alone they get 0.04 MiB/s, and they keep 25 % of it (0.01 MiB/s). The rebuild runs at 8.68 MiB/s. " +
                  "Its stripe cache is 15090 stripes, more than fast's own, so that it reads more at each turn between the users' requests.");
+    // The disks hold the rebuild below its rate; at the floor from before the boost the users are still short.
+    assert.equal(fmt.governorText({ state: "steering", users_share: 50, rate: 2180, baseline: 14855, users: 14845, target: 7400, moves: 1024 }),
+                 "The users get 14.5 MiB/s; alone they get 14.5 MiB/s, and they keep 50 % of it (7.23 MiB/s). The rebuild runs at 2.13 MiB/s. " +
+                 "Between the users' requests it moves at only 1 MiB/s; the rate goes up again once the rebuild keeps to it.");
+    assert.match(fmt.governorText({ state: "steering", users_share: 80, rate: 1000, baseline: 14855, users: 9000, target: 11884, floor_held: true }),
+                 /The rebuild runs at 0\.98 MiB\/s\. That is the floor the array had before the boost, and the governor goes no lower: .* lower sync_speed_min and boost again\.$/);
     assert.equal(fmt.governorText({ state: "steering", users_share: 50, rate: 2180, baseline: 0 }),
                  "The rebuild runs at 2.13 MiB/s; what the users get alone is measured again shortly.");
     assert.match(fmt.governorText({ state: "learning", users_share: 80, rate: 1000 }), /held back to 0\.98 MiB\/s .* they keep 80 % of it/);
@@ -150,6 +156,8 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
                  "The users' requests take about 61 ms at the 99th percentile; the bound is 40 ms. The rebuild runs at up to 200 MiB/s, at most 16 of its requests in flight.");
     assert.match(fmt.governorText({ state: "steering", users_latency_ms: 40, latency_us: 0, rate: 2048, depth: 0 }),
                  /^The rebuild runs at up to 2 MiB\/s; the users' latency is measured against the bound of 40 ms\.$/);
+    assert.match(fmt.governorText({ state: "steering", users_latency_ms: 40, latency_us: 61200, rate: 2048, depth: 0, moves: 512 }),
+                 /up to 2 MiB\/s\. Between the users' requests it moves at only 0\.5 MiB\/s;/);
     assert.match(fmt.governorText({ state: "free", users_share: 50, users_latency_ms: 40 }), /requests stay under 40 ms/);
 });
 
