@@ -784,6 +784,7 @@ static void test_rate_the_disks_allow(void **state) {
         assert_int_equal(clock.rebuild_kibs, 2000);
         governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, 0, why, sizeof(why));
         assert_non_null(strstr(why, "it moves at only 2000 KiB/s;"));
+        assert_int_equal(governor_moves_kibs(&clock, 0, 0, 8000), 2000); /* the page's figure */
         /* The rebuild keeps to its rate: up by a fifth at the next step. */
         for (t = 141; t <= 150 && d.action != GOVERNOR_STEER; t++) {
                 poll_moved(&s, &a, &e, &clock, &last, t, 8000, 8000, &d);
@@ -794,6 +795,7 @@ static void test_rate_the_disks_allow(void **state) {
         assert_int_equal(d.value.value, 10100);
         governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, 0, why, sizeof(why));
         assert_null(strstr(why, "moves at only"));
+        assert_int_equal(governor_moves_kibs(&clock, 0, 0, 8000), 0);
 }
 
 /*
@@ -1391,6 +1393,8 @@ static bool says_no_lower(const profile_settings *s, const governor_clock *clock
         char buf[512];
 
         governor_explain(s, GOVERNOR_STEERING, clock, 50, 0, rate, 0, 0, buf, sizeof(buf));
+        /* The page's floor_held says the same. */
+        assert_int_equal(governor_floor_held(clock, 50, rate), strstr(buf, "goes no lower") != NULL);
         return strstr(buf, "goes no lower") != NULL;
 }
 
