@@ -315,11 +315,12 @@ static uint64_t held_rate(const journal_entry *e) {
  * users who have just got busy are still filling their own queue: over
  * those first seconds they move less than they do alone (on the modelled
  * disks, a reader 8 deep got next to nothing for 2 to 4 s, then about what
- * it got with the rebuild frozen).
+ * it got with the rebuild frozen). A hold begins at @now, @settled when md
+ * has held the rebuild back since before (a restart, users who stopped).
  */
-static void hold(governor_clock *clock, uint64_t now) {
+static void hold(governor_clock *clock, uint64_t now, bool settled) {
         clock->hold_usec = now;
-        clock->settled = false;
+        clock->settled = settled;
 }
 
 /* Writes @rate to both limits: @next LEARNING (held back) or STEERING. */
@@ -732,7 +733,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 }
                 set_rate(a, e, clock, GOVERNOR_LEARN, held_rate(e), d);
-                hold(clock, now);
+                hold(clock, now, false);
                 return;
         case GOVERNOR_LEARNING:
                 if (!busy) {
@@ -742,8 +743,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 if (clock->span_usec == 0) {
                         /* After a restart: held since before it, so learnt from now over the whole learn_ms. */
                         span_start(a, clock, now);
-                        hold(clock, now);
-                        clock->settled = true;
+                        hold(clock, now, true);
                         return;
                 }
                 if (!clock->settled) {
@@ -760,8 +760,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         /* Too little to share: the users stopped. Held until quiet_ms says so. */
                         clock->learnt_usec = 0;
                         span_start(a, clock, now);
-                        hold(clock, now);
-                        clock->settled = true;
+                        hold(clock, now, true);
                         return;
                 }
                 clock->users_kibs = clock->baseline_kibs;
@@ -798,7 +797,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         /* The users' demand changes: learn it again, from time to time and after a restart. */
                         set_rate(a, e, clock, GOVERNOR_LEARN, held_rate(e), d);
                         span_start(a, clock, now);
-                        hold(clock, now);
+                        hold(clock, now, false);
                         return;
                 }
                 if (clock->span_usec == 0) {
