@@ -125,7 +125,8 @@ static int write_action(context *c, const md_array *a, const char *word) {
 /*
  * The mismatches a run found before where it resumes: md counts from 0
  * when it starts again, from its checkpoint. On 6.1 that checkpoint is the
- * last of its sixteenths, so the count is the one seen when md reached it;
+ * last one md took (every sixteenth of the array or five minutes), so the
+ * count is the one seen when md reached it;
  * where md stops at its position (7.3) it is the count at the pause.
  */
 static uint64_t mismatches_before(const md_array *a, const array_object *o, uint64_t resume_at) {
