@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # What the benchmarks in the VM share (bench-rebuild.sh, bench-workloads.sh):
-# a 4-disk raid5 (512 KiB chunks) with mdboostd on a private bus, md's
+# a 4-disk raid5 (512 KiB chunks; raid6 with BENCH_LEVEL=raid6, two of its
+# four members parity) with mdboostd on a private bus, md's
 # defaults to return to between runs (divided by SCALE on modelled disks,
 # docs/disk-model.md), a fresh recovery of the last member, Boost through the
 # service, and the recovery's live position.
@@ -21,6 +22,7 @@ MDB_SERVICE_BIN=${MDB_SERVICE_BIN:-$VM_BUILD/mdboostd}
 . "$(dirname "${BASH_SOURCE[0]}")/../integration/service-lib.sh"
 
 md=md0
+BENCH_LEVEL=${BENCH_LEVEL:-raid5}
 BENCH_RA_DEFAULT=
 BENCH_VICTIM=
 
@@ -31,13 +33,17 @@ BENCH_VICTIM=
 # that a random reader the model slows tenfold is still a user.
 bench_setup() {
 	local scale=${1:-1}
+	case $BENCH_LEVEL in
+	raid5 | raid6) ;;
+	*) echo "BENCH_LEVEL is raid5 or raid6, not $BENCH_LEVEL" >&2; exit 2 ;;
+	esac
 	mdb_init
 	# shellcheck disable=SC2034 # read by service-lib.sh
 	MDB_ROOT=/
 	# shellcheck disable=SC2154 # rc is the trap's own
 	trap 'rc=$?; md_stop_all; (exit $rc); mdb_cleanup' EXIT
 	# shellcheck disable=SC2046 # vm_disks prints one /dev path per word
-	mdadm --create /dev/$md --run --quiet --level=raid5 --raid-devices=4 --chunk=512 \
+	mdadm --create /dev/$md --run --quiet --level="$BENCH_LEVEL" --raid-devices=4 --chunk=512 \
 		--metadata=1.2 --bitmap=none --assume-clean $(vm_disks 0 4) || { echo "mdadm --create failed"; exit 1; }
 	BENCH_VICTIM=$(vm_disk 3)
 	BENCH_RA_DEFAULT=$(cat /sys/block/$md/queue/read_ahead_kb)

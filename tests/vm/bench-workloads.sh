@@ -3,8 +3,8 @@
 #
 # Runs inside the test VM on four modelled hard disks (tests/vm/run-in-vm
 # --disk-model hdd, docs/disk-model.md): the NAS workload benchmark. A 4-disk
-# raid5 rebuilds onto a new member while its users do what a NAS's users do,
-# under each recipe.
+# raid5 (raid6 with BENCH_LEVEL=raid6) rebuilds onto a new member while its
+# users do what a NAS's users do, under each recipe.
 #
 #   bench-workloads.sh WINDOW SCALE [WORKLOAD...]
 #
@@ -42,6 +42,7 @@
 #
 # Results are tab-separated lines:
 #   kernel KVER
+#   level raid5|raid6
 #   limit REBUILD_KiB/s
 #   result WORKLOAD RECIPE REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us PREDICTED_KiB/s
 # and, on stderr for the log, for each of fast's runs what its governor said
@@ -236,6 +237,7 @@ run() {
 }
 
 printf 'kernel\t%s\n' "$(uname -r)"
+printf 'level\t%s\n' "$BENCH_LEVEL"
 r=$(run none defaults) || exit 1
 limit=$(cut -f1 <<<"$r")
 printf 'limit\t%s\n' "$limit"
