@@ -194,19 +194,21 @@ static void read_io(const array_dirs *d, md_array *a) {
          * counts from the bio's submission to its completion, the time the
          * user waited, queueing behind the rebuild on the members included. */
         a->io_stats = read_tval(d, "queue/iostats", a, MD_ATTR_IO);
-        a->io_sectors = a->io_requests = a->io_wait_ms = (md_tval){ .kind = MD_V_ABSENT };
+        a->io_sectors = a->io_requests = a->io_wait_ms = a->io_in_flight = (md_tval){ .kind = MD_V_ABSENT };
         n = wanted(d, MD_ATTR_IO) ? read_attr(d, "stat", buf, sizeof(buf)) : -ENOENT;
         if (n == -ENOENT)
                 return;
         if (n < 0 || md_parse_block_stat(buf, (size_t)n, &st) < 0) {
                 a->bad |= BIT(MD_ATTR_IO);
-                a->io_sectors = a->io_requests = a->io_wait_ms = (md_tval){ .kind = MD_V_UNKNOWN };
+                a->io_sectors = a->io_requests = a->io_wait_ms = a->io_in_flight = (md_tval){ .kind = MD_V_UNKNOWN };
                 return;
         }
         a->io_sectors = (md_tval){ .kind = MD_V_NUMBER, .value = st.sectors };
         a->io_requests = (md_tval){ .kind = MD_V_NUMBER, .value = st.requests };
         if (st.has_wait)
                 a->io_wait_ms = (md_tval){ .kind = MD_V_NUMBER, .value = st.wait_ms };
+        if (st.has_in_flight)
+                a->io_in_flight = (md_tval){ .kind = MD_V_NUMBER, .value = st.in_flight };
 }
 
 static void read_operation(const array_dirs *d, md_array *a) {

@@ -121,10 +121,11 @@ typedef struct md_array {
         md_progress progress;
         md_tval sync_speed; /* KiB/s or NONE */
         md_tval mismatch_cnt;
-        md_tval io_sectors;  /* sectors the array's users read and wrote since it started */
-        md_tval io_requests; /* the users' requests completed since it started */
-        md_tval io_wait_ms;  /* the milliseconds those requests took, summed; ABSENT when stat has no such counter */
-        md_tval io_stats;    /* queue/iostats: 1 when io_sectors counts them, 0 when it stands still */
+        md_tval io_sectors;   /* sectors the array's users read and wrote since it started */
+        md_tval io_requests;  /* the users' requests completed since it started */
+        md_tval io_wait_ms;   /* the milliseconds those requests took, summed; ABSENT when stat has no such counter */
+        md_tval io_in_flight; /* the users' requests submitted and not yet completed, now; ABSENT as above */
+        md_tval io_stats;     /* queue/iostats: 1 when io_sectors counts them, 0 when it stands still */
         md_tval tunables[_MD_T_ARRAY_MAX];
 
         uint64_t bad; /* 1 << md_attr for each present but unreadable attribute */

@@ -459,10 +459,11 @@ int md_parse_uuid(const char *buf, size_t len, char ret[37]) {
  * (Documentation/block/stat.rst): 11 on old kernels, 15 with discards, 17
  * with flushes. Fields 3 and 7 are the sectors read and written since the
  * device appeared; for an md device they count its users' requests only, as
- * a rebuild reads and writes the members directly.
+ * a rebuild reads and writes the members directly. Field 9 is no counter:
+ * the requests in flight now, submitted and not yet completed.
  */
 int md_parse_block_stat(const char *buf, size_t len, md_block_stat *ret) {
-        uint64_t field[8];
+        uint64_t field[9];
         md_block_stat st = { 0 };
         size_t i = 0;
         unsigned n = 0;
@@ -470,13 +471,13 @@ int md_parse_block_stat(const char *buf, size_t len, md_block_stat *ret) {
         if (!buf || !ret)
                 return -EINVAL;
         len = strip_newline(buf, len);
-        while (n < 8) {
+        while (n < 9) {
                 size_t start;
 
                 while (i < len && buf[i] == ' ')
                         i++;
-                if (i == len && n == 7)
-                        break; /* seven counters: no write ticks */
+                if (i == len && (n == 7 || n == 8))
+                        break; /* seven counters: no write ticks; eight: nothing in flight told */
                 start = i;
                 while (i < len && buf[i] != ' ')
                         i++;
@@ -492,11 +493,15 @@ int md_parse_block_stat(const char *buf, size_t len, md_block_stat *ret) {
         st.requests = field[0] + field[4];
         if (st.sectors < field[2] || st.requests < field[0])
                 return -ERANGE;
-        if (n == 8) {
+        if (n >= 8) {
                 st.wait_ms = field[3] + field[7];
                 if (st.wait_ms < field[3])
                         return -ERANGE;
                 st.has_wait = true;
+        }
+        if (n == 9) {
+                st.in_flight = field[8];
+                st.has_in_flight = true;
         }
         *ret = st;
         return 0;

@@ -185,10 +185,12 @@ int md_parse_uuid(const char *buf, size_t len, char ret[37]);
 
 /* What sys/block/<dev>/stat says of the requests read and written (not discards or flushes). */
 typedef struct md_block_stat {
-        uint64_t sectors;  /* sectors read plus written */
-        uint64_t requests; /* requests completed, reads plus writes */
-        uint64_t wait_ms;  /* the milliseconds those requests took, summed over them */
-        bool has_wait;     /* false when the file ends before the write ticks (8th counter) */
+        uint64_t sectors;   /* sectors read plus written */
+        uint64_t requests;  /* requests completed, reads plus writes */
+        uint64_t wait_ms;   /* the milliseconds those requests took, summed over them */
+        bool has_wait;      /* false when the file ends before the write ticks (8th counter) */
+        uint64_t in_flight; /* requests submitted and not yet completed, now */
+        bool has_in_flight; /* false when the file ends before it (9th counter) */
 } md_block_stat;
 
 /*

@@ -869,12 +869,19 @@ static void test_users_io(void **state) {
         assert_int_equal(a->io_requests.value, 43);
         assert_int_equal(a->io_wait_ms.kind, MD_V_NUMBER);
         assert_int_equal(a->io_wait_ms.value, 9);
+        assert_int_equal(a->io_in_flight.kind, MD_V_NUMBER);
+        assert_int_equal(a->io_in_flight.value, 0);
         assert_int_equal(a->bad, 0);
+        put(c, "md0", "stat", "40 0 2048 8 3 0 24 1 32 9 9\n");
+        assert_int_equal(read_one(c, "md0")->io_in_flight.value, 32);
+        put(c, "md0", "stat", "40 0 2048 8 3 0 24 1\n");
+        assert_int_equal(read_one(c, "md0")->io_in_flight.kind, MD_V_ABSENT);
 
         put(c, "md0", "stat", "40 0 2048\n");
         a = read_one(c, "md0");
         assert_int_equal(a->io_sectors.kind, MD_V_UNKNOWN);
         assert_int_equal(a->io_wait_ms.kind, MD_V_UNKNOWN);
+        assert_int_equal(a->io_in_flight.kind, MD_V_UNKNOWN);
         assert_int_equal(a->bad, MD_ATTR_BIT(MD_ATTR_IO));
 
         /* Left out when not asked for. */

@@ -432,15 +432,27 @@ static void test_block_stat(void **state) {
         assert_int_equal(st.requests, 1402 + 12);
         assert_int_equal(st.wait_ms, 1880 + 40);
         assert_true(st.has_wait);
+        assert_int_equal(st.in_flight, 0);
+        assert_true(st.has_in_flight);
+        /* A reader 32 deep whose requests wait: the ninth is what is in flight now. */
+        assert_int_equal(md_parse_block_stat(S("1402 0 11216 60000 0 0 0 0 32 1788 60000 0 0 0 0 0 0\n"), &st), 0);
+        assert_int_equal(st.in_flight, 32);
+        assert_true(st.has_in_flight);
         /* 4.x's 11 counters. */
-        assert_int_equal(md_parse_block_stat(S("1 0 8 3 2 0 16 5 0 0 0"), &st), 0);
+        assert_int_equal(md_parse_block_stat(S("1 0 8 3 2 0 16 5 4 0 0"), &st), 0);
         assert_int_equal(st.sectors, 24);
         assert_int_equal(st.requests, 3);
         assert_int_equal(st.wait_ms, 8);
+        assert_int_equal(st.in_flight, 4);
+        /* Eight counters: the wait, nothing said of what is in flight. */
+        assert_int_equal(md_parse_block_stat(S("1 0 8 3 2 0 16 5\n"), &st), 0);
+        assert_true(st.has_wait);
+        assert_false(st.has_in_flight);
         /* Seven counters: no write ticks, so no wait. */
         assert_int_equal(md_parse_block_stat(S("0 0 0 0 0 0 0"), &st), 0);
         assert_int_equal(st.sectors, 0);
         assert_false(st.has_wait);
+        assert_false(st.has_in_flight);
         assert_int_equal(md_parse_block_stat(S("0 0 0 0 0 0 0 \n"), &st), 0);
         assert_false(st.has_wait);
 
@@ -448,6 +460,7 @@ static void test_block_stat(void **state) {
         assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0\n"), &st), -EINVAL);
         assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 x"), &st), -EINVAL);
         assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 16 -1"), &st), -EINVAL);
+        assert_int_equal(md_parse_block_stat(S("1 0 8 0 2 0 16 1 x"), &st), -EINVAL);
         assert_int_equal(md_parse_block_stat(S(""), &st), -EINVAL);
         assert_int_equal(md_parse_block_stat(S("0 0 18446744073709551615 0 0 0 1"), &st), -ERANGE);
         assert_int_equal(md_parse_block_stat(S("18446744073709551615 0 0 0 1 0 0"), &st), -ERANGE);
