@@ -118,6 +118,8 @@ typedef struct governor_clock {
         uint64_t rate_kibs;      /* the rate last steered to, KiB/s; 0 before */
         uint64_t held_kibs;      /* the floor from before the boost, the least rate, when a share last steered */
         uint64_t io_requests;    /* the array's io_requests at io_usec */
+        uint64_t io_in_flight;   /* the array's io_in_flight at io_usec */
+        uint64_t waited_usec;    /* when the users last had requests in flight at two reads in a row, 0 before */
         uint64_t span_requests;  /* io_requests when the current step began */
         uint64_t span_wait_ms;   /* io_wait_ms then */
         uint64_t latency_us;     /* the users' 99th percentile as estimated over the last step, µs; 0 before */

@@ -575,6 +575,45 @@ static void test_learn_steer_lift(void **state) {
 }
 
 /*
+ * Users whose requests wait behind the rebuild complete nothing for longer
+ * than quiet_ms, with 32 of them in flight: they are short of their share,
+ * not quiet. The rate comes down and the ceiling stays; once nothing is in
+ * flight either, they are quiet and it comes back.
+ */
+static void test_waiting_users_are_busy(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t, lowest = 0;
+        md_array a;
+
+        (void)state;
+        learnt(&s, &a, &e, &clock, &last, 10240, &d);
+        apply(&a, &e, &d);
+        assert_int_equal(a.tunables[MD_T_SYNC_SPEED_MAX].value, 8000);
+        a.io_in_flight = num(32);
+        for (t = 114; t < 114 + 3 * s.quiet_ms / 1000; t++) {
+                poll_at(&s, &a, &e, &clock, &last, t, 0, &d);
+                assert_int_not_equal(d.action, GOVERNOR_LIFT);
+                if (d.action == GOVERNOR_STEER) {
+                        lowest = d.value.value;
+                        apply(&a, &e, &d);
+                }
+        }
+        assert_int_equal(e.fit, GOVERNOR_STEERING);
+        assert_true(lowest > 0 && lowest < 8000);
+        assert_int_equal(a.tunables[MD_T_SYNC_SPEED_MAX].value, lowest);
+        /* Nothing in flight and nothing moved: quiet, and after quiet_ms the ceiling comes back. */
+        a.io_in_flight = num(0);
+        uint64_t quiet = t;
+        for (; t <= quiet + s.quiet_ms / 1000 + 1 && d.action != GOVERNOR_LIFT; t++)
+                poll_at(&s, &a, &e, &clock, &last, t, 0, &d);
+        assert_int_equal(d.action, GOVERNOR_LIFT);
+        assert_int_equal(d.value.value, 200000);
+}
+
+/*
  * One poll @t with the users at @kibs and the rebuild @moved KiB further
  * on, as /proc/mdstat shows it.
  */
@@ -1481,6 +1520,7 @@ int main(void) {
                 cmocka_unit_test(test_busy_users_end_fit),
                 cmocka_unit_test(test_next_rate),
                 cmocka_unit_test(test_learn_steer_lift),
+                cmocka_unit_test(test_waiting_users_are_busy),
                 cmocka_unit_test(test_learn_after_settling),
                 cmocka_unit_test(test_pacing),
                 cmocka_unit_test(test_pacing_at_the_held_rate),
