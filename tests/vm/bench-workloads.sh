@@ -176,10 +176,10 @@ first_word() {
 # BENCH_TRACE=1, a line about a second apart (a little more under TCG) on
 # stderr for the log, until SECONDS have passed: the seconds since boot, the rebuild's
 # live position (KiB), md0's sync_speed_min, sync_speed_max and
-# sync_speed, and the users' requests and sectors completed so far
-# (/sys/block/md0/stat), each followed by what mdboostd logged since the
-# line before (from the boost on, for the first):
-#   trace WORKLOAD RECIPE T POSITION FLOOR CEILING SPEED REQUESTS SECTORS
+# sync_speed, the users' requests and sectors completed so far and their
+# requests in flight (/sys/block/md0/stat), each followed by what mdboostd
+# logged since the line before (from the boost on, for the first):
+#   trace WORKLOAD RECIPE T POSITION FLOOR CEILING SPEED REQUESTS SECTORS IN_FLIGHT
 #   service LINE
 trace() {
 	local end stat chunk
@@ -191,9 +191,9 @@ trace() {
 			printf 'service\t%s\n' "${chunk[@]}" >&2
 			logged=$((logged + ${#chunk[@]}))
 		fi
-		printf 'trace\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(uptime_s)" "$(bench_pos)" \
+		printf 'trace\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(uptime_s)" "$(bench_pos)" \
 			"$(first_word /sys/block/$md/md/sync_speed_min)" "$(first_word /sys/block/$md/md/sync_speed_max)" \
-			"$(first_word /sys/block/$md/md/sync_speed)" $((stat[0] + stat[4])) $((stat[2] + stat[6])) >&2
+			"$(first_word /sys/block/$md/md/sync_speed)" $((stat[0] + stat[4])) $((stat[2] + stat[6])) "${stat[8]}" >&2
 		sleep 1
 	done
 }
