@@ -87,7 +87,7 @@ typedef struct array_object {
         uint64_t check_mark_mismatches; /* mismatch_cnt when it was first seen there */
         bool check_write_failed;        /* md refused a pause or a resume: said once, until one works */
         /* The users as check_busy sees them: the md device's counters at the last sample. */
-        uint64_t users_sample_usec, users_sample_sectors, users_sample_requests;
+        uint64_t users_sample_usec, users_sample_sectors, users_sample_requests, users_sample_in_flight;
         uint64_t users_busy_since_usec, users_quiet_since_usec; /* CLOCK_MONOTONIC; 0: not so now */
         operation_record last_op;
 } array_object;

@@ -475,22 +475,21 @@ static bool counters_busy(const profile_settings *s, const md_array *a, const go
 }
 
 /*
- * Whether the users have requests in flight now and had at @clock's last
- * read. The counters above move when a request completes: a user whose
- * requests wait behind the rebuild (32 random reads queued while md fills
- * a large stripe cache: none completed for 10 s and more in the benchmark)
- * moves nothing and would look quiet, and the ceiling lifted for quiet
- * users would starve them further. md also says how many of the users'
- * requests are in flight (the stat file's ninth field); still some at two
- * reads a second apart is a user held up, not one gone.
+ * The counters above move when a request completes: a user whose requests
+ * wait behind the rebuild (32 random reads queued while md fills a large
+ * stripe cache: none completed for 10 s and more in the benchmark) moves
+ * nothing and would look quiet, and the ceiling lifted for quiet users
+ * would starve them further. md also says how many of the users' requests
+ * are in flight (the stat file's ninth field); still some at two reads a
+ * second apart is a user held up, not one gone.
  */
-static bool users_waiting(const md_array *a, const governor_clock *clock) {
-        return a->io_in_flight.kind == MD_V_NUMBER && a->io_in_flight.value > 0 && clock->io_in_flight > 0;
+bool governor_users_waiting(const md_array *a, uint64_t in_flight_before) {
+        return a->io_in_flight.kind == MD_V_NUMBER && a->io_in_flight.value > 0 && in_flight_before > 0;
 }
 
 /*
  * Whether the users moved as much as a user does over the span that began
- * at @clock's span start, or waited in it (users_waiting): those are short
+ * at @clock's span start, or waited in it (governor_users_waiting): those are short
  * of their share, not asking for little.
  */
 static bool span_busy(const profile_settings *s, const md_array *a, const governor_clock *clock, uint64_t now) {
@@ -512,7 +511,7 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
         } else {
                 bool first = clock->io_usec == 0;
 
-                if (!first && now > clock->io_usec && users_waiting(a, clock))
+                if (!first && now > clock->io_usec && governor_users_waiting(a, clock->io_in_flight))
                         clock->waited_usec = now;
                 if (!first && now > clock->io_usec && (counters_busy(s, a, clock, now) || clock->waited_usec == now))
                         clock->users_usec = now;

@@ -194,6 +194,13 @@ bool governor_writes_cache(const governor_decision *d);
 bool governor_users_busy(const profile_settings *s, uint64_t kib, uint64_t requests, uint64_t usec);
 
 /*
+ * Whether the users of @a have requests in flight now and had @in_flight_before
+ * at the read before: users held up behind the rebuild, who complete little or
+ * nothing and would look quiet to governor_users_busy, not users gone.
+ */
+bool governor_users_waiting(const md_array *a, uint64_t in_flight_before);
+
+/*
  * The latency bound the boost @e keeps to, ms: its own, else the
  * configuration's unless the boost stated a share; 0 when the target is a
  * share.

@@ -42,6 +42,7 @@ void report_tally_start(op_tally *t, const md_array *a, uint64_t now_usec) {
         if (a->io_sectors.kind == MD_V_NUMBER) {
                 t->last_io = a->io_sectors.value;
                 t->last_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
+                t->last_in_flight = a->io_in_flight.kind == MD_V_NUMBER ? a->io_in_flight.value : 0;
                 t->have_io = true;
         }
         note_onto(t, a);
@@ -164,7 +165,7 @@ void report_tally_sample(op_tally *t, const profile_settings *s, const md_array 
 
                 if (a->io_requests.kind == MD_V_NUMBER && a->io_requests.value >= t->last_requests)
                         requests = a->io_requests.value - t->last_requests;
-                busy = governor_users_busy(s, kib, requests, dt);
+                busy = governor_users_busy(s, kib, requests, dt) || governor_users_waiting(a, t->last_in_flight);
                 t->users_kib += kib;
                 t->sampled_usec += dt;
                 if (u)
@@ -179,6 +180,7 @@ void report_tally_sample(op_tally *t, const profile_settings *s, const md_array 
         }
         t->last_io = a->io_sectors.value;
         t->last_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
+        t->last_in_flight = a->io_in_flight.kind == MD_V_NUMBER ? a->io_in_flight.value : 0;
         t->have_io = true;
 }
 

@@ -43,6 +43,7 @@ typedef struct op_tally {
         uint64_t users_busy_usec;
         uint64_t users_alone_kibs;     /* what the governor learnt they get alone, 0 unknown */
         uint64_t last_requests;        /* the md device's io_requests at the last sample */
+        uint64_t last_in_flight;       /* ... and its io_in_flight */
         uint64_t sampled_usec;         /* the time the samples cover */
         uint64_t quiet_since_usec;     /* CLOCK_MONOTONIC time the users went quiet, 0 while busy or unknown */
         uint64_t unbounded_since_usec; /* ... md went below its floor, where it applies no limit; 0 above it */

@@ -378,11 +378,13 @@ static void sample_users(const profile_settings *s, const md_array *a, array_obj
                 o->users_sample_usec = now;
                 o->users_sample_sectors = a->io_sectors.value;
                 o->users_sample_requests = a->io_requests.value;
+                o->users_sample_in_flight = a->io_in_flight.kind == MD_V_NUMBER ? a->io_in_flight.value : 0;
                 return;
         }
         kib = (a->io_sectors.value - o->users_sample_sectors) / 2;
         requests = a->io_requests.value - o->users_sample_requests;
-        busy = governor_users_busy(s, kib, requests, now - o->users_sample_usec);
+        busy = governor_users_busy(s, kib, requests, now - o->users_sample_usec) ||
+               governor_users_waiting(a, o->users_sample_in_flight);
         if (busy && !o->users_busy_since_usec)
                 o->users_busy_since_usec = o->users_sample_usec;
         if (!busy && !o->users_quiet_since_usec)
@@ -394,6 +396,7 @@ static void sample_users(const profile_settings *s, const md_array *a, array_obj
         o->users_sample_usec = now;
         o->users_sample_sectors = a->io_sectors.value;
         o->users_sample_requests = a->io_requests.value;
+        o->users_sample_in_flight = a->io_in_flight.kind == MD_V_NUMBER ? a->io_in_flight.value : 0;
 }
 
 /* md's checkpoints of a running check, with the mismatches counted up to each. */

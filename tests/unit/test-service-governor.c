@@ -142,6 +142,19 @@ static void test_users_busy(void **state) {
         assert_false(governor_users_busy(&s, 99, 4, 5 * SEC));
 }
 
+/* Waiting: requests in flight at this read and the one before; md's count unknown is no waiting. */
+static void test_users_waiting(void **state) {
+        md_array a = { .io_in_flight = num(32) };
+
+        (void)state;
+        assert_true(governor_users_waiting(&a, 1));
+        assert_false(governor_users_waiting(&a, 0));
+        a.io_in_flight = num(0);
+        assert_false(governor_users_waiting(&a, 32));
+        a.io_in_flight = (md_tval){ .kind = MD_V_ABSENT };
+        assert_false(governor_users_waiting(&a, 32));
+}
+
 static void test_states_words(void **state) {
         (void)state;
         for (int s = 0; s < _GOVERNOR_STATE_MAX; s++)
@@ -1511,6 +1524,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_fit_floor),
                 cmocka_unit_test(test_users_busy),
+                cmocka_unit_test(test_users_waiting),
                 cmocka_unit_test(test_busy_limits_configured),
                 cmocka_unit_test(test_states_words),
                 cmocka_unit_test(test_on_boost),

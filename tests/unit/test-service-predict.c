@@ -34,6 +34,29 @@ static md_array array(void) {
         return a;
 }
 
+/* Users whose requests wait in flight, completing nothing, count as busy: held up, not gone. */
+static void test_tally_waiting_users(void **state) {
+        md_array a = array();
+        op_tally t;
+        uint64_t now = 100;
+
+        (void)state;
+        a.io_in_flight = (md_tval){ .kind = MD_V_NUMBER, .value = 32 };
+        report_tally_start(&t, &a, S(now));
+        for (int i = 0; i < 10; i++) {
+                advance(&a, 1, 0, 30000);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
+        }
+        assert_int_equal(t.users_busy_usec, S(10));
+        a.io_in_flight.value = 0;
+        for (int i = 0; i < 10; i++) {
+                advance(&a, 1, 0, 30000);
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), NULL, false);
+        }
+        assert_int_equal(t.users_busy_usec, S(10));
+        assert_int_equal(t.sampled_usec, S(20));
+}
+
 /* The tally learns the rate with the disks to itself only after md's averaging span of quiet users. */
 static void test_tally_whole_rate(void **state) {
         md_array a = array();
@@ -382,10 +405,15 @@ static void test_inputs_from_reports(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_tally_whole_rate),        cmocka_unit_test(test_tally_unbounded_rate),
-                cmocka_unit_test(test_tally_steered_rate),      cmocka_unit_test(test_tally_steered_measured),
-                cmocka_unit_test(test_tally_steered_target),    cmocka_unit_test(test_tally_before_boost),
-                cmocka_unit_test(test_tally_users_under_boost), cmocka_unit_test(test_predict),
+                cmocka_unit_test(test_tally_whole_rate),
+                cmocka_unit_test(test_tally_unbounded_rate),
+                cmocka_unit_test(test_tally_waiting_users),
+                cmocka_unit_test(test_tally_steered_rate),
+                cmocka_unit_test(test_tally_steered_measured),
+                cmocka_unit_test(test_tally_steered_target),
+                cmocka_unit_test(test_tally_before_boost),
+                cmocka_unit_test(test_tally_users_under_boost),
+                cmocka_unit_test(test_predict),
                 cmocka_unit_test(test_inputs_from_reports),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
