@@ -889,7 +889,7 @@ static void test_stripe_cache_lever(void **state) {
         governor_clock clock = { .fit_start_usec = 1 };
         governor_decision d;
         journal_entry e;
-        uint64_t last = 0, t, caches[8];
+        uint64_t last = 0, t, caches[11];
         char why[1024];
         md_array a;
 
@@ -900,14 +900,23 @@ static void test_stripe_cache_lever(void **state) {
         e.originals[MD_T_STRIPE_CACHE_SIZE] = num(256);
         e.written[MD_T_STRIPE_CACHE_SIZE] = a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(1024);
         clock.cache_high = 8192;
-        /* 8000 KiB/s for their 5120, the rebuild at 2000 of its 8000: a step of two at each size. */
-        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 8000, 8000, 8000, 8000, 8000, 8000, 8000, 8000 },
-                     8, 2000, NULL, caches);
+        /*
+         * 8000 KiB/s for their 5120 (requests always in flight), the
+         * rebuild at 2000 of its 8000: the cache doubles on the second step
+         * at each size; the step after it grew is md filling it, not judged,
+         * though the users' requests waited through it.
+         */
+        a.io_in_flight = num(32);
+        t = steps_of(&s, &a, &e, &clock, &last, t,
+                     (const uint64_t[]){ 8000, 8000, 0, 8000, 8000, 8000, 8000, 8000, 8000, 8000, 8000 }, 11, 2000,
+                     NULL, caches);
         assert_int_equal(caches[0], 1024);
         assert_int_equal(caches[1], 2048);
-        assert_int_equal(caches[3], 4096);
-        assert_int_equal(caches[5], 8192);
+        assert_int_equal(caches[3], 2048);
+        assert_int_equal(caches[4], 4096);
+        assert_int_equal(caches[6], 4096);
         assert_int_equal(caches[7], 8192);
+        assert_int_equal(caches[10], 8192);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
         assert_int_equal(e.earlier[MD_T_STRIPE_CACHE_SIZE].value, 4096);
         assert_int_equal(governor_grown_cache(&e), 8192);
