@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # What the benchmarks in the VM share (bench-rebuild.sh, bench-workloads.sh):
-# a 4-disk raid5 (512 KiB chunks; raid6 with BENCH_LEVEL=raid6, two of its
-# four members parity) with mdboostd on a private bus, md's
+# a 4-disk raid5 (512 KiB chunks; raid6 with BENCH_LEVEL=raid6, two members'
+# worth of parity) with mdboostd on a private bus, md's
 # defaults to return to between runs (divided by SCALE on modelled disks,
 # docs/disk-model.md), a fresh recovery of the last member, Boost through the
 # service, and the recovery's live position.
