@@ -509,11 +509,11 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
         if (a->io_sectors.kind != MD_V_NUMBER) {
                 clock->io_usec = 0; /* unknown: the users count as quiet */
         } else {
-                bool first = clock->io_usec == 0;
+                bool first = clock->io_usec == 0, read = !first && now > clock->io_usec;
 
-                if (!first && now > clock->io_usec && governor_users_waiting(a, clock->io_in_flight))
-                        clock->waited_usec = now;
-                if (!first && now > clock->io_usec && (counters_busy(s, a, clock, now) || clock->waited_usec == now))
+                if (read && governor_users_waiting(a, clock->io_in_flight))
+                        clock->users_usec = clock->waited_usec = now;
+                else if (read && counters_busy(s, a, clock, now))
                         clock->users_usec = now;
                 clock->io_sectors = a->io_sectors.value;
                 clock->io_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
