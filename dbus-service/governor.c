@@ -379,6 +379,26 @@ static uint64_t turn_usec(const profile_settings *s) {
         return step < TURN_MAX_USEC ? step : TURN_MAX_USEC;
 }
 
+/*
+ * Whether the step that began at the span's start is over. Paced in turns,
+ * what the users get over a step depends on where in it the turns fall:
+ * md issues a turn's reads at once and the users' requests wait behind them
+ * for seconds, so a step that ends a poll after a turn began holds that
+ * wait, and one that ends a poll before holds none. Steps of step_ms, each
+ * ending at the first poll after it, slide over the turns (polls are 1 to
+ * 2 s apart where the host is slow): traced on 6.1 under 32-deep random
+ * reads, steps at one rate gave the users 13 and 56 KiB/s in turn. So a
+ * step ends at the first poll after a turn begins, at least half a turn
+ * short of step_ms after its start, and every step holds its turns whole,
+ * at the same place. Not pacing in turns, after step_ms.
+ */
+static bool step_over(const profile_settings *s, const governor_clock *clock, uint64_t now) {
+        uint64_t step = s->step_ms * 1000ull, end;
+
+        end = pacer_next_turn(&clock->pacer, clock->span_usec + step - turn_usec(s) / 2);
+        return now >= (end ? end : clock->span_usec + step);
+}
+
 /* STEER to @rate, carrying what the governor measured for the log. */
 static void steer(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                   unsigned share, uint64_t rate, governor_decision *d) {
@@ -827,7 +847,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         span_start(a, clock, now);
                         return;
                 }
-                if (now - clock->span_usec < s->step_ms * 1000u)
+                if (!step_over(s, clock, now))
                         return;
                 step = span_kibs(a, clock, now);
                 clock->rebuild_kibs = span_rebuild_kibs(clock, now);

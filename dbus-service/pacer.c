@@ -47,6 +47,14 @@ void pacer_band(uint64_t rate, uint64_t low, uint64_t high, uint64_t *ret_low, u
         *ret_high = h;
 }
 
+uint64_t pacer_next_turn(const pacer *p, uint64_t usec) {
+        if (p->rate == 0 || p->slice_usec == 0)
+                return 0;
+        if (usec <= p->line_usec)
+                return p->line_usec;
+        return p->line_usec + (usec - p->line_usec + p->slice_usec - 1) / p->slice_usec * p->slice_usec;
+}
+
 /* Where the line is at @usec, KiB (below 0 for a time before the line reached 0). */
 static int64_t line_at(const pacer *p, uint64_t usec) {
         return (int64_t)p->line_kib + ((int64_t)usec - (int64_t)p->line_usec) * (int64_t)p->rate / 1000000;

@@ -93,5 +93,12 @@ void pacer_stop(pacer *p);
  */
 int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret);
 
+/*
+ * Where the first turn at or after @usec begins: the start of a slice. 0
+ * when not pacing, or pacing evenly. A line moved to the rebuild starts its
+ * slices anew from there.
+ */
+uint64_t pacer_next_turn(const pacer *p, uint64_t usec);
+
 /* The band paced values of rate @rate keep to: a quarter to four times it, within [@low, @high]. */
 void pacer_band(uint64_t rate, uint64_t low, uint64_t high, uint64_t *ret_low, uint64_t *ret_high);

@@ -766,6 +766,49 @@ static void test_pacing(void **state) {
 }
 
 /*
+ * Steering in turns of 5 s with the service polling every 1.5 s, as on a
+ * slow host: every step holds exactly one turn's start. Steps of 5 s that
+ * end at the first poll after them last 6 s and slide over the turns, one
+ * of every five holding two. md runs each turn's share at its start; the
+ * users keep within their band, so the rate stays.
+ */
+static void test_steps_hold_whole_turns(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, start, span, base, usec;
+        unsigned steps = 0;
+        md_array a;
+
+        (void)state;
+        start = (steered_moving(&s, &a, &e, &clock, &last, &d) - 1) * SEC;
+        assert_int_equal(clock.pacer.line_usec, start);
+        span = clock.span_usec;
+        base = clock.position_kib;
+        for (unsigned k = 1; k <= 40; k++) {
+                usec = start + k * 1500000;
+                clock.position_kib = base + 8000 * 5 * ((usec - start) / (5 * SEC) + 1);
+                a.io_sectors.value += 5600 * 2 * 3 / 2;
+                governor_step(&s, &a, &e, &clock, usec, &d);
+                assert_int_not_equal(d.action, GOVERNOR_STEER);
+                assert_int_not_equal(d.action, GOVERNOR_STOP);
+                apply(&a, &e, &d);
+                if (clock.span_usec != span) {
+                        unsigned turns = 0;
+
+                        for (uint64_t turn = start; turn <= clock.span_usec; turn += 5 * SEC)
+                                turns += turn > span;
+                        assert_int_equal(turns, 1);
+                        span = clock.span_usec;
+                        steps++;
+                }
+        }
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
+        assert_true(steps >= 10);
+}
+
+/*
  * Down at the floor from before the boost (1000 KiB/s) with the users still
  * short: the rate stays there, but between turns floor and ceiling go below
  * it, so that md sleeps there rather than running a little every half
@@ -877,6 +920,31 @@ static uint64_t steps_of(profile_settings *s, md_array *a, journal_entry *e, gov
 }
 
 /*
+ * Polls from @t with the users at @kibs (0 for the first @stalled polls)
+ * and the rebuild at @moved KiB a second, each decision applied, until one
+ * writes the stripe cache (or 60 s pass): the stripe cache after it in
+ * @ret_cache. Returns the time of the next poll.
+ */
+static uint64_t until_cache(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                            uint64_t t, uint64_t kibs, unsigned stalled, uint64_t moved, uint64_t *ret_cache) {
+        governor_decision d;
+
+        for (uint64_t end = t + 60; t < end; t++) {
+                poll_moved(s, a, e, clock, last, t, stalled ? 0 : kibs, moved, &d);
+                if (stalled)
+                        stalled--;
+                assert_int_not_equal(d.action, GOVERNOR_STOP);
+                apply(a, e, &d);
+                if (d.cache.kind != MD_V_ABSENT) {
+                        *ret_cache = d.cache.value;
+                        return t + 1;
+                }
+        }
+        *ret_cache = a->tunables[MD_T_STRIPE_CACHE_SIZE].value;
+        return t;
+}
+
+/*
  * A raid5 whose boost chose its stripe cache (1024) under users whose
  * requests leave the rebuild a quarter of its rate: while they keep more
  * than their share the cache doubles up to what the memory budget allows
@@ -889,7 +957,7 @@ static void test_stripe_cache_lever(void **state) {
         governor_clock clock = { .fit_start_usec = 1 };
         governor_decision d;
         journal_entry e;
-        uint64_t last = 0, t, caches[11];
+        uint64_t last = 0, t, grown, cache, caches[4];
         char why[1024];
         md_array a;
 
@@ -903,20 +971,23 @@ static void test_stripe_cache_lever(void **state) {
         /*
          * 8000 KiB/s for their 5120 (requests always in flight), the
          * rebuild at 2000 of its 8000: the cache doubles on the second step
-         * at each size; the step after it grew is md filling it, not judged,
-         * though the users' requests waited through it.
+         * at each size, up to the budget; the step after it grew is md
+         * filling it, not judged, though the users' requests waited through
+         * it (stalled for its first 4 s).
          */
         a.io_in_flight = num(32);
-        t = steps_of(&s, &a, &e, &clock, &last, t,
-                     (const uint64_t[]){ 8000, 8000, 0, 8000, 8000, 8000, 8000, 8000, 8000, 8000, 8000 }, 11, 2000,
-                     NULL, caches);
-        assert_int_equal(caches[0], 1024);
-        assert_int_equal(caches[1], 2048);
-        assert_int_equal(caches[3], 2048);
-        assert_int_equal(caches[4], 4096);
-        assert_int_equal(caches[6], 4096);
-        assert_int_equal(caches[7], 8192);
-        assert_int_equal(caches[10], 8192);
+        grown = t;
+        t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 0, 2000, &cache);
+        assert_int_equal(cache, 2048);
+        assert_true(t - grown >= 2 * 5 / 2);
+        grown = t;
+        t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 4, 2000, &cache);
+        assert_int_equal(cache, 4096);
+        assert_true(t - grown >= 3 * 5 / 2);
+        t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 0, 2000, &cache);
+        assert_int_equal(cache, 8192);
+        t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 0, 2000, &cache);
+        assert_int_equal(cache, 8192);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
         assert_int_equal(e.earlier[MD_T_STRIPE_CACHE_SIZE].value, 4096);
         assert_int_equal(governor_grown_cache(&e), 8192);
@@ -929,26 +1000,33 @@ static void test_stripe_cache_lever(void **state) {
          * meanwhile.
          */
         clock.cache_high = 0;
-        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000 }, 3, 2000, NULL, caches);
-        assert_int_equal(caches[1], 8192);
-        assert_int_equal(caches[2], 4096);
+        grown = t;
+        t = until_cache(&s, &a, &e, &clock, &last, t, 4000, 0, 2000, &cache);
+        assert_int_equal(cache, 4096);
+        assert_true(t - grown >= 3 * 5 / 2);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
         /* Above their share again: not back to 8192, where they were short. */
         clock.cache_high = 8192;
-        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 8000, 8000, 8000, 8000 }, 4, 2000, NULL, caches);
-        assert_int_equal(caches[3], 4096);
+        t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 0, 2000, &cache);
+        assert_int_equal(cache, 4096);
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
         /*
          * The rebuild keeping to its rate: the users' 8000 raise it first (to
          * 10100); short then, cache and rate come down together.
          */
-        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000 }, 3, 8000, NULL, caches);
-        assert_int_equal(caches[0], 4096);
-        assert_int_equal(caches[2], 2048);
+        t = until_cache(&s, &a, &e, &clock, &last, t, 4000, 0, 8000, &cache);
+        assert_int_equal(cache, 2048);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 10100 - 3030);
         /* Down to the boost's own and no lower; then the rate alone. */
-        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4000, 4000, 4000, 4000 }, 4, 7070, NULL, caches);
-        assert_int_equal(caches[1], 1024);
-        assert_int_equal(caches[3], 1024);
+        t = until_cache(&s, &a, &e, &clock, &last, t, 4000, 0, 7070, &cache);
+        assert_int_equal(cache, 1024);
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 4949);
+        for (d.action = GOVERNOR_WAIT; d.action != GOVERNOR_STEER && d.action != GOVERNOR_STOP; t++) {
+                poll_moved(&s, &a, &e, &clock, &last, t, 4000, 4949, &d);
+                apply(&a, &e, &d);
+        }
+        assert_int_equal(d.cache.kind, MD_V_ABSENT);
+        assert_int_equal(a.tunables[MD_T_STRIPE_CACHE_SIZE].value, 1024);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 4949 - 4949 * 3 / 10);
         assert_int_equal(governor_grown_cache(&e), 0);
         governor_explain(&s, e.fit, &clock, 50, 0, 3465, 0, governor_grown_cache(&e), why, sizeof(why));
@@ -1547,6 +1625,7 @@ int main(void) {
                 cmocka_unit_test(test_learn_after_settling),
                 cmocka_unit_test(test_pacing),
                 cmocka_unit_test(test_pacing_at_the_held_rate),
+                cmocka_unit_test(test_steps_hold_whole_turns),
                 cmocka_unit_test(test_rate_the_disks_allow),
                 cmocka_unit_test(test_stripe_cache_lever),
                 cmocka_unit_test(test_baseline_grows_on_two_steps),

@@ -281,11 +281,31 @@ static void test_history(void **state) {
         }
 }
 
+/* Turns start where the line does and a slice apart; pacing evenly or not at all, none. */
+static void test_next_turn(void **state) {
+        pacer p = {};
+
+        (void)state;
+        assert_int_equal(pacer_next_turn(&p, 100 * SEC), 0);
+        pacer_sample_at(&p, 100 * SEC, 5000);
+        pacer_start(&p, 1000, 0);
+        assert_int_equal(pacer_next_turn(&p, 100 * SEC), 0);
+        pacer_start(&p, 1000, 5 * SEC);
+        assert_int_equal(pacer_next_turn(&p, 90 * SEC), 100 * SEC);
+        assert_int_equal(pacer_next_turn(&p, 100 * SEC), 100 * SEC);
+        assert_int_equal(pacer_next_turn(&p, 100 * SEC + 1), 105 * SEC);
+        assert_int_equal(pacer_next_turn(&p, 112 * SEC + SEC / 2), 115 * SEC);
+        assert_int_equal(pacer_next_turn(&p, 115 * SEC), 115 * SEC);
+        pacer_stop(&p);
+        assert_int_equal(pacer_next_turn(&p, 115 * SEC), 0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_step_down),
                 cmocka_unit_test(test_disks_cannot_keep_up),
                 cmocka_unit_test(test_history),
+                cmocka_unit_test(test_next_turn),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
