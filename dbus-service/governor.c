@@ -246,9 +246,9 @@ static void span_start(const md_array *a, governor_clock *clock, uint64_t now) {
         clock->span_usec = now;
         clock->span_pos_known = clock->position_known;
         clock->span_pos_kib = clock->position_kib;
-        clock->span_sectors = a->io_sectors.kind == MD_V_NUMBER ? a->io_sectors.value : 0;
-        clock->span_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
-        clock->span_wait_ms = a->io_wait_ms.kind == MD_V_NUMBER ? a->io_wait_ms.value : 0;
+        clock->span_sectors = md_tval_number(&a->io_sectors);
+        clock->span_requests = md_tval_number(&a->io_requests);
+        clock->span_wait_ms = md_tval_number(&a->io_wait_ms);
 }
 
 /* The users' estimated 99th percentile since the span began, µs; 0 when unknown or too few requests. */
@@ -536,8 +536,8 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
                 else if (read && counters_busy(s, a, clock, now))
                         clock->users_usec = now;
                 clock->io_sectors = a->io_sectors.value;
-                clock->io_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
-                clock->io_in_flight = a->io_in_flight.kind == MD_V_NUMBER ? a->io_in_flight.value : 0;
+                clock->io_requests = md_tval_number(&a->io_requests);
+                clock->io_in_flight = md_tval_number(&a->io_in_flight);
                 clock->io_usec = now;
                 if (first) {
                         /* A rate takes two reads. After a restart, a held rebuild counts as busy from now. */

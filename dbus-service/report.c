@@ -41,8 +41,8 @@ void report_tally_start(op_tally *t, const md_array *a, uint64_t now_usec) {
         *t = (op_tally){ .last_usec = now_usec };
         if (a->io_sectors.kind == MD_V_NUMBER) {
                 t->last_io = a->io_sectors.value;
-                t->last_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
-                t->last_in_flight = a->io_in_flight.kind == MD_V_NUMBER ? a->io_in_flight.value : 0;
+                t->last_requests = md_tval_number(&a->io_requests);
+                t->last_in_flight = md_tval_number(&a->io_in_flight);
                 t->have_io = true;
         }
         note_onto(t, a);
@@ -131,7 +131,7 @@ void report_tally_sample(op_tally *t, const profile_settings *s, const md_array 
          */
         was_boosted = t->boosted;
         if (!boost) {
-                t->unboosted_kibs = a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value : 0;
+                t->unboosted_kibs = md_tval_number(&a->sync_speed);
                 t->before_boost_kibs = 0;
                 t->users_before = t->users_boosted = (tally_users){ 0 };
         } else if (!was_boosted) {
@@ -179,8 +179,8 @@ void report_tally_sample(op_tally *t, const profile_settings *s, const md_array 
                 note_rates(t, a, now_usec, dt, boost, busy);
         }
         t->last_io = a->io_sectors.value;
-        t->last_requests = a->io_requests.kind == MD_V_NUMBER ? a->io_requests.value : 0;
-        t->last_in_flight = a->io_in_flight.kind == MD_V_NUMBER ? a->io_in_flight.value : 0;
+        t->last_requests = md_tval_number(&a->io_requests);
+        t->last_in_flight = md_tval_number(&a->io_in_flight);
         t->have_io = true;
 }
 

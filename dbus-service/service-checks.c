@@ -378,7 +378,7 @@ static void sample_users(const profile_settings *s, const md_array *a, array_obj
                 o->users_sample_usec = now;
                 o->users_sample_sectors = a->io_sectors.value;
                 o->users_sample_requests = a->io_requests.value;
-                o->users_sample_in_flight = a->io_in_flight.kind == MD_V_NUMBER ? a->io_in_flight.value : 0;
+                o->users_sample_in_flight = md_tval_number(&a->io_in_flight);
                 return;
         }
         kib = (a->io_sectors.value - o->users_sample_sectors) / 2;
@@ -396,7 +396,7 @@ static void sample_users(const profile_settings *s, const md_array *a, array_obj
         o->users_sample_usec = now;
         o->users_sample_sectors = a->io_sectors.value;
         o->users_sample_requests = a->io_requests.value;
-        o->users_sample_in_flight = a->io_in_flight.kind == MD_V_NUMBER ? a->io_in_flight.value : 0;
+        o->users_sample_in_flight = md_tval_number(&a->io_in_flight);
 }
 
 /* md's checkpoints of a running check, with the mismatches counted up to each. */

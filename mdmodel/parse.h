@@ -120,6 +120,11 @@ static inline bool md_tval_has_number(const md_tval *v) {
         return v->kind == MD_V_NUMBER || v->kind == MD_V_SYSTEM || v->kind == MD_V_LOCAL;
 }
 
+/* The number a counter or size file read as a plain "N" holds; 0 when it was absent or unreadable. */
+static inline uint64_t md_tval_number(const md_tval *v) {
+        return v->kind == MD_V_NUMBER ? v->value : 0;
+}
+
 /* "N / M" new (old) during a reshape, for raid_disks, chunk_size and layout. */
 typedef struct md_newold {
         md_vkind kind;      /* NUMBER when readable, ABSENT/UNKNOWN otherwise */

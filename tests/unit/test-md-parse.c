@@ -497,6 +497,12 @@ static void test_tval_format(void **state) {
         assert_string_equal(buf, "keep");
         assert_int_equal(md_tval_format(&(md_tval){ .kind = MD_V_SYSTEM, .value = 1000 }, buf, 14), 0);
         assert_string_equal(buf, "1000 (system)");
+
+        /* A counter's number: a plain "N" only; anything else counts as 0. */
+        assert_int_equal(md_tval_number(&(md_tval){ .kind = MD_V_NUMBER, .value = 32 }), 32);
+        assert_int_equal(md_tval_number(&(md_tval){ .kind = MD_V_LOCAL, .value = 32 }), 0);
+        assert_int_equal(md_tval_number(&(md_tval){ .kind = MD_V_ABSENT, .value = 32 }), 0);
+        assert_int_equal(md_tval_number(&(md_tval){ .kind = MD_V_UNKNOWN, .value = 32 }), 0);
 }
 
 int main(void) {
