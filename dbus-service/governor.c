@@ -388,9 +388,9 @@ static uint64_t turn_usec(const profile_settings *s) {
  * ending at the first poll after it, slide over the turns (polls are 1 to
  * 2 s apart where the host is slow): traced on 6.1 under 32-deep random
  * reads, steps at one rate gave the users 13 and 56 KiB/s in turn. So a
- * step ends at the first poll after a turn begins, at least half a turn
- * short of step_ms after its start, and every step holds its turns whole,
- * at the same place. Not pacing in turns, after step_ms.
+ * step ends at the first poll after the first turn that begins no more
+ * than half a turn before step_ms is up, and every step holds its turns
+ * whole, at the same place. Not pacing in turns, after step_ms.
  */
 static bool step_over(const profile_settings *s, const governor_clock *clock, uint64_t now) {
         uint64_t step = s->step_ms * 1000ull, end;

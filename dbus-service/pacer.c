@@ -67,7 +67,7 @@ static int64_t line_at(const pacer *p, uint64_t usec) {
 static int64_t target_at(const pacer *p, uint64_t usec) {
         if (p->slice_usec == 0 || usec < p->line_usec)
                 return line_at(p, usec);
-        return line_at(p, p->line_usec + ((usec - p->line_usec) / p->slice_usec + 1) * p->slice_usec);
+        return line_at(p, pacer_next_turn(p, usec + 1));
 }
 
 int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
