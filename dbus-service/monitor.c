@@ -245,6 +245,20 @@ static const char *operation_outcome(const md_array *a, const array_object *o, b
         return "interrupted";
 }
 
+/*
+ * The running operation's live position, KiB: mdstat's, as sysfs'
+ * sync_completed moves only at md's checkpoints. Read only while a boost is
+ * governed; false when unknown.
+ */
+static bool live_position(const context *c, const md_array *a, uint64_t *ret_kib) {
+        const md_mdstat_entry *m = c->mdstat_ok ? md_mdstat_find(c->mdstat.entries, c->mdstat.n, a->name) : NULL;
+
+        if (!m || m->op < MD_MDSTAT_RESYNC || m->op > MD_MDSTAT_RESHAPE)
+                return false;
+        *ret_kib = m->done_kib;
+        return true;
+}
+
 /* What the tally is told of the boost in place now, if any. */
 static void tally_sample(context *c, const md_array *a, array_object *o) {
         const journal_entry *e = journal_find(&c->journal, a->uuid);
@@ -258,8 +272,8 @@ static void tally_sample(context *c, const md_array *a, array_object *o) {
                                    .policy = e->policy,
                                    .users_alone_kibs = w ? w->governor.baseline_kibs : 0,
                                    .steering = e->fit == GOVERNOR_STEERING,
-                                   .target = target,
-                                   .rebuild_kibs = w && e->fit == GOVERNOR_STEERING ? w->governor.rebuild_kibs : 0 };
+                                   .target = target };
+                b.position_known = b.steering && live_position(c, a, &b.position_kib);
         }
         report_tally_sample(&o->tally, &c->cfg.profiles, a, loop_now_usec(), e ? &b : NULL, o->failures_tolerated == 0);
 }
@@ -520,17 +534,6 @@ static uint64_t whole_rate(const context *c, const md_array *a) {
         return in.whole_kibs;
 }
 
-/*
- * The running operation's live position for the governor's pacer: mdstat's,
- * as sysfs' sync_completed moves only at md's checkpoints.
- */
-static void operation_position(const context *c, const md_array *a, governor_clock *clock) {
-        const md_mdstat_entry *m = c->mdstat_ok ? md_mdstat_find(c->mdstat.entries, c->mdstat.n, a->name) : NULL;
-
-        clock->position_known = m && m->op >= MD_MDSTAT_RESYNC && m->op <= MD_MDSTAT_RESHAPE;
-        clock->position_kib = clock->position_known ? m->done_kib : 0;
-}
-
 /* Whether a boost's governor may steer, and so pace: it then needs the operation's position. */
 static bool governed(const journal *j) {
         for (unsigned i = 0; i < j->n; i++)
@@ -573,7 +576,9 @@ static bool follow_boost(context *c, const char *uuid) {
                 /* Only the fit asks, and it lasts half a minute: no look through the reports on every poll. */
                 if (e->fit == GOVERNOR_FITTING)
                         w->governor.whole_kibs = whole_rate(c, a);
-                operation_position(c, a, &w->governor);
+                w->governor.position_known = live_position(c, a, &w->governor.position_kib);
+                if (!w->governor.position_known)
+                        w->governor.position_kib = 0;
                 /* Only a step while steering may grow the stripe cache. */
                 if (e->fit == GOVERNOR_STEERING)
                         w->governor.cache_high = profile_stripe_cache_most(

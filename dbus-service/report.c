@@ -79,6 +79,7 @@ static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64
         /* Steering means busy users (the governor lifts after fast_ceiling_quiet_ms), whatever one sample says. */
         if (!boost || !boost->steering) {
                 t->steering_since_usec = 0;
+                t->steered_pos_known = false;
                 return;
         }
         /*
@@ -90,27 +91,42 @@ static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64
                 snprintf(t->steered_target, sizeof(t->steered_target), "%s", boost->target ?: "");
                 t->steered_kib = t->steered_usec = 0;
                 t->steering_since_usec = 0;
+                t->steered_pos_known = false;
         }
         if (!t->steering_since_usec)
                 t->steering_since_usec = now_usec;
         /*
-         * The governor measures the rebuild's rate over each of its steps
-         * from the live position: that is the steered rate as it happens.
-         * md's sync_speed is one only once its average has followed the
-         * steering, which users busy in bursts shorter than that never let
-         * it do; it stands in where the governor has no measure yet.
+         * The steered rate is what the live position moved over the time
+         * steered, summed sample by sample. At low rates md moves it in
+         * jumps (a window of stripes at once, then a sleep), so a rate taken
+         * over any shorter span, a step of the governor's included, is a
+         * jump or nothing. md's sync_speed is one only once its average has
+         * followed the steering, which users busy in bursts shorter than
+         * that never let it do; it stands in where the position is unknown.
          */
-        if (boost->rebuild_kibs) {
-                t->steered_kib += boost->rebuild_kibs * dt / 1000000u;
-                t->steered_usec += dt;
-        } else if (speed && now_usec - t->steering_since_usec >= SETTLED_USEC) {
-                t->steered_kib += a->sync_speed.value * dt / 1000000u;
-                t->steered_usec += dt;
+        if (boost->position_known) {
+                if (t->steered_pos_known && boost->position_kib >= t->steered_pos_kib && dt < SAMPLE_MAX_USEC) {
+                        t->steered_kib += boost->position_kib - t->steered_pos_kib;
+                        t->steered_usec += dt;
+                }
+                t->steered_pos_known = true;
+                t->steered_pos_kib = boost->position_kib;
+        } else {
+                t->steered_pos_known = false;
+                if (speed && now_usec - t->steering_since_usec >= SETTLED_USEC) {
+                        t->steered_kib += a->sync_speed.value * dt / 1000000u;
+                        t->steered_usec += dt;
+                }
         }
 }
 
+/*
+ * The steered rate is known after md's own averaging span of steering: md
+ * paces itself over that span, so its jumps average out over it and not
+ * over less.
+ */
 uint64_t report_tally_steered_kibs(const op_tally *t) {
-        return t->steered_usec >= 1000000u ? t->steered_kib * 1000000u / t->steered_usec : 0;
+        return t->steered_usec >= MD_SYNC_SPEED_SPAN_USEC ? t->steered_kib * 1000000u / t->steered_usec : 0;
 }
 
 void report_tally_sample(op_tally *t, const profile_settings *s, const md_array *a, uint64_t now_usec,

@@ -52,8 +52,11 @@ typedef struct op_tally {
         uint64_t whole_kibs;
         bool whole_capped;            /* ... read at md's ceiling with quiet users, so the disks may give more */
         uint64_t steering_since_usec; /* CLOCK_MONOTONIC time the governor began steering busy users, 0 */
-        uint64_t steered_kib;         /* md's sync_speed summed over the steered time, KiB/s * s */
-        uint64_t steered_usec;        /* the time steered, once md's average had followed */
+        uint64_t steered_kib;         /* what the rebuild moved in the steered time, KiB */
+        uint64_t steered_usec;        /* the steered time measured: from the live position, or once md's
+                                       * sync_speed had followed */
+        bool steered_pos_known;       /* the last sample steered, at a known live position: */
+        uint64_t steered_pos_kib;     /* ... this one, KiB */
         char steered_target[16];      /* the users' target it steered to: "50%" (a share) or "50ms" (a bound) */
         uint64_t unboosted_kibs;      /* md's sync_speed at the last sample without a boost, 0 unknown */
         uint64_t before_boost_kibs;   /* ... at the one before the boost in place now came, 0 unknown or none */
@@ -97,9 +100,9 @@ typedef struct tally_boost {
         uint64_t users_alone_kibs;
         bool steering;      /* the governor steers the rebuild for busy users */
         const char *target; /* ... to this target ("50%", "50ms"), while steering */
-        /* While steering: the rebuild's rate over the governor's last step, from its live position, KiB/s;
-         * 0 when not known */
-        uint64_t rebuild_kibs;
+        /* While steering: the operation's live position (/proc/mdstat), KiB, when known */
+        bool position_known;
+        uint64_t position_kib;
 } tally_boost;
 
 /* Starts a tally for the operation @a runs, at @now_usec (CLOCK_MONOTONIC). */

@@ -139,15 +139,19 @@ static void test_tally_steered_rate(void **state) {
                 report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
         }
         assert_int_equal(report_tally_steered_kibs(&t), 0);
-        for (int i = 0; i < 10; i++) {
+        /* Known after md's averaging span of it. */
+        for (int i = 0; i < 29; i++) {
                 advance(&a, 1, 8192, 6000);
                 report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
         }
+        assert_int_equal(report_tally_steered_kibs(&t), 0);
+        advance(&a, 1, 8192, 6000);
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
         assert_int_equal(report_tally_steered_kibs(&t), 6000);
         /* A second in which md's burst kept the users out is still steering. */
         advance(&a, 1, 0, 6000);
         report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
-        assert_int_equal(t.steered_usec, S(11));
+        assert_int_equal(t.steered_usec, S(31));
         /* Not steering (users quiet, or the governor lifted): not counted, and the wait starts again. */
         advance(&a, 1, 8192, 90000);
         report_tally_sample(&t, DEFAULTS, &a, S(++now), &free, false);
@@ -158,12 +162,13 @@ static void test_tally_steered_rate(void **state) {
 }
 
 /*
- * Where the governor measured the rebuild over its last step (the live
- * position), that is the steered rate at once: users busy for 30 s at a
- * time never let md's 30-s average follow the steering.
+ * Where the live position is known, the steered rate is what it moved over
+ * the time steered: users busy for 30 s at a time never let md's 30-s
+ * average follow the steering, and what the rebuild did while they were
+ * quiet does not count.
  */
 static void test_tally_steered_measured(void **state) {
-        tally_boost steering = { .profile = "fast", .steering = true, .target = "50%", .rebuild_kibs = 4000 },
+        tally_boost steering = { .profile = "fast", .steering = true, .target = "50%", .position_known = true },
                     free = { .profile = "fast" };
         md_array a = array();
         op_tally t;
@@ -174,22 +179,55 @@ static void test_tally_steered_measured(void **state) {
         for (int cycle = 0; cycle < 2; cycle++) {
                 for (int i = 0; i < 30; i++) {
                         advance(&a, 1, 8192, 50000); /* md's average still carries the quiet half's rate */
+                        steering.position_kib += 4000;
                         report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
                 }
                 for (int i = 0; i < 30; i++) {
                         advance(&a, 1, 0, 50000);
+                        steering.position_kib += 50000;
                         report_tally_sample(&t, DEFAULTS, &a, S(++now), &free, false);
                 }
         }
-        assert_int_equal(t.steered_usec, S(60));
+        /* Each busy half's first sample only marks where it began. */
+        assert_int_equal(t.steered_usec, S(58));
         assert_int_equal(report_tally_steered_kibs(&t), 4000);
-        /* Not measured yet (after a restart of the service): md's average once it has followed. */
-        steering.rebuild_kibs = 0;
+        /* Position unknown (mdstat unreadable): md's average, once it has followed. */
+        steering.position_known = false;
         for (int i = 0; i < 30; i++) {
                 advance(&a, 1, 8192, 3000);
                 report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
         }
-        assert_int_equal(t.steered_usec, S(60));
+        assert_int_equal(t.steered_usec, S(58));
+}
+
+/*
+ * Held to a low rate, md moves its position in jumps (a window of stripes
+ * at once, then a sleep until its average is back under the limit): the
+ * steered rate is the jumps over the whole time, whatever the samples or
+ * the governor's steps between them.
+ */
+static void test_tally_steered_jumps(void **state) {
+        tally_boost steering = { .profile = "fast", .steering = true, .target = "80%", .position_known = true };
+        md_array a = array();
+        op_tally t;
+        uint64_t now = 0;
+
+        (void)state;
+        report_tally_start(&t, &a, S(now));
+        steering.position_kib = 100000;
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
+        for (int i = 1; i <= 70; i++) {
+                advance(&a, 1, 8192, 2500);
+                if (i % 7 == 0)
+                        steering.position_kib += 3000;
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
+        }
+        assert_int_equal(t.steered_usec, S(70));
+        assert_int_equal(report_tally_steered_kibs(&t), 30000 / 70);
+        /* A position that went back (a new operation's) is no progress. */
+        steering.position_kib = 0;
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
+        assert_int_equal(t.steered_usec, S(70));
 }
 
 /* A new target (a bound after a share) starts the steered rate afresh: the governor keeps another rate. */
@@ -202,7 +240,7 @@ static void test_tally_steered_target(void **state) {
 
         (void)state;
         report_tally_start(&t, &a, S(now));
-        for (int i = 0; i < 50; i++) {
+        for (int i = 0; i < 75; i++) {
                 advance(&a, 1, 8192, 9000);
                 report_tally_sample(&t, DEFAULTS, &a, S(++now), &share, false);
         }
@@ -214,7 +252,7 @@ static void test_tally_steered_target(void **state) {
         /* Not yet settled under the bound: nothing known for it, and the share's rate is gone. */
         assert_int_equal(report_tally_steered_kibs(&t), 0);
         assert_string_equal(t.steered_target, "50ms");
-        for (int i = 0; i < 10; i++) {
+        for (int i = 0; i < 31; i++) {
                 advance(&a, 1, 8192, 2000);
                 report_tally_sample(&t, DEFAULTS, &a, S(++now), &bound, false);
         }
@@ -395,8 +433,8 @@ static void test_inputs_from_reports(void **state) {
         assert_int_equal(in.whole_kibs, 120000);
         /* The operation's own steering counts only under the same target. */
         snprintf(t.steered_target, sizeof(t.steered_target), "50ms");
-        t.steered_kib = 3000 * 10;
-        t.steered_usec = S(10);
+        t.steered_kib = 3000 * 30;
+        t.steered_usec = S(30);
         predict_input(&t, &b, UUID1, "recover", "50ms", &in);
         assert_int_equal(in.steered_kibs, 3000);
         predict_input(&t, &b, UUID1, "recover", "50%", &in);
@@ -405,14 +443,17 @@ static void test_inputs_from_reports(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
+                /* What the tally keeps */
                 cmocka_unit_test(test_tally_whole_rate),
                 cmocka_unit_test(test_tally_unbounded_rate),
                 cmocka_unit_test(test_tally_waiting_users),
                 cmocka_unit_test(test_tally_steered_rate),
                 cmocka_unit_test(test_tally_steered_measured),
+                cmocka_unit_test(test_tally_steered_jumps),
                 cmocka_unit_test(test_tally_steered_target),
                 cmocka_unit_test(test_tally_before_boost),
                 cmocka_unit_test(test_tally_users_under_boost),
+                /* What the predictions make of it */
                 cmocka_unit_test(test_predict),
                 cmocka_unit_test(test_inputs_from_reports),
         };

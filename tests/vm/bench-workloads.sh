@@ -111,6 +111,14 @@ governor() {
 			map(tostring) | join("\t")' 2>/dev/null
 }
 
+# prediction: the Prediction's rates (now, governor, max, KiB/s) and how busy
+# the users were (percent, "-" not known yet), on one line.
+prediction() {
+	mdb_array_prop "$md" Prediction 2>/dev/null |
+		jq -r '[.now_kibs.data, .governor_kibs.data, .max_kibs.data, (.busy_percent.data // "-")] |
+			map(tostring) | join("\t")' 2>/dev/null
+}
+
 undo() {
 	case "$1" in
 	fast | fast@* | max) mdb_call root Restore 'sa{sv}' $md 0 ;;
@@ -214,8 +222,10 @@ run() {
 	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name" "$window"; else sleep "$window"; fi
 	p1=$(bench_pos); t1=$(uptime_s)
 	pred=$(predicted "$name")
-	# For the log only: the governor's own measure of the users beside fio's.
+	# For the log only: the governor's own measure of the users beside fio's,
+	# and what the prediction rests on (its rates and how busy it saw the users).
 	case $name in fast*) printf 'governor\t%s\t%s\t%s\n' "$workload" "$name" "$(governor)" >&2 ;; esac
+	printf 'prediction\t%s\t%s\t%s\n' "$workload" "$name" "$(prediction)" >&2
 	# Frozen, /proc/mdstat may show no position at all: the rebuild made none.
 	[ "$name" = frozen ] && p0=0 p1=0
 	if [ -n "$users_pid" ]; then
