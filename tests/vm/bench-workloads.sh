@@ -48,6 +48,8 @@
 # and, on stderr for the log, for each of fast's runs what its governor said
 # at the end of the window:
 #   governor WORKLOAD RECIPE STATE BASELINE USERS TARGET RATE WHY
+# and for every run what the Prediction rested on then:
+#   prediction WORKLOAD RECIPE NOW_KiB/s GOVERNOR_KiB/s MAX_KiB/s BUSY_%
 # rates and latencies as measured in the VM. PREDICTED is the rate the
 # service's Prediction gave for the recipe at the end of the window (max's
 # for max, the governor's for fast, md's rate now for the others; 0 when it
