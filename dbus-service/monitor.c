@@ -409,6 +409,9 @@ static void start_operation(context *c, const md_array *a, array_object *o, bool
  * at once, from its checkpoint, often between two reads: the array
  * surviving fewer failures than when the operation started says it ended
  * (member-failed) and a new one started, with the risk it now runs at.
+ * When the member being rebuilt fails and a spare (or a disk added at
+ * once) takes its place, md starts the recovery again from the start, as
+ * degraded as before: the position going back says it.
  */
 static void watch_operation(context *c, const md_array *a, array_object *o, bool emit) {
         bool running = a->progress.kind == MD_PROGRESS_RUNNING && a->sync_action > MD_SYNC_IDLE &&
@@ -420,6 +423,8 @@ static void watch_operation(context *c, const md_array *a, array_object *o, bool
                         end_operation(c, a, o, emit, false, true);
                 else if (o->op_running && o->op_start_tolerated >= 0 && o->failures_tolerated >= 0 &&
                          o->failures_tolerated < o->op_start_tolerated)
+                        end_operation(c, a, o, emit, false, true);
+                else if (o->op_running && a->progress.done < o->op_last_done)
                         end_operation(c, a, o, emit, false, true);
                 if (!o->op_running)
                         start_operation(c, a, o, emit);
