@@ -87,7 +87,7 @@ collectd_check_disks() {
 collectd_max() { collectd_values "$1" "$2" "$3" | awk 'BEGIN { m = "" } m == "" || $2 > m { m = $2 + 0 } END { print m }'; }
 
 # Each progress value collectd stored must agree with /proc/mdstat's live
-# position sampled around it (SAMPLES: "SECONDS DONE TOTAL" lines). The
+# position sampled around it (SAMPLES: "SECONDS DONE TOTAL [COMPLETED]" lines). The
 # plugin reads sync_completed, a checkpoint: it leads the live position of the
 # next sample by at most LEAD percent (the I/O in flight, which mdstat
 # subtracts), and trails the one LAG seconds earlier by at most 1/16 of the
@@ -96,18 +96,18 @@ collectd_agrees_with_mdstat() {
 	local md=$1 since=$2 samples=$3 lag=$4 lead=$5
 	collectd_values "$md" percent-sync_progress "$since" >"$samples.collectd"
 	awk -v lag="$lag" -v lead="$lead" '
-		NR == FNR { t[n] = $1; p[n] = $2 * 100 / $3; n++; next }
+		NR == FNR { t[n] = $1; p[n] = $2 * 100 / $3; c[n] = $4; n++; next }
 		{
 			after = -1; before = 0
 			for (i = 0; i < n; i++) {
-				if (t[i] >= $1 && after < 0) after = p[i]
+				if (t[i] >= $1 && after < 0) { after = p[i]; at = i }
 				if (t[i] <= $1 - lag) before = p[i]
 			}
 			if (after < 0) next
 			checked++
 			if ($2 < before - 6.5 || $2 > after + lead) {
-				printf "collectd %.2f%% at %.1f; /proc/mdstat %.2f%% %ss before, %.2f%% after\n",
-					$2, $1, before, lag, after
+				printf "collectd %.2f%% at %.1f; /proc/mdstat %.2f%% %ss before, %.2f%% after (%.1f, sync_completed %s)\n",
+					$2, $1, before, lag, after, t[at], c[at] == "" ? "-" : c[at]
 				bad++
 			}
 		}

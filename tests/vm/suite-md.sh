@@ -35,11 +35,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Records "SECONDS DONE TOTAL" of /proc/mdstat's progress line into $1 about
-# every 0.3 s, using shell builtins only: under TCG every fork costs more than
-# the sample is worth.
+# Records "SECONDS DONE TOTAL COMPLETED" of /proc/mdstat's progress line into
+# $1 about every 0.3 s, using shell builtins only: under TCG every fork costs
+# more than the sample is worth. COMPLETED is sysfs' sync_completed read just
+# after ("DONE/TOTAL" in sectors, no spaces), md's checkpoint beside its live
+# position, for a disagreement to show which of the two moved.
 mdstat_sampler() {
-	local out=$1 md=$2 line inside re sleeper
+	local out=$1 md=$2 line inside re sleeper completed
 	re='= *[0-9.]+% \(([0-9]+)/([0-9]+)\)'
 	exec {sleeper}<> <(:)
 	while :; do
@@ -50,7 +52,9 @@ mdstat_sampler() {
 			"") [ $inside = 1 ] && break ;;
 			esac
 			if [ $inside = 1 ] && [[ $line =~ $re ]]; then
-				echo "$EPOCHREALTIME ${BASH_REMATCH[1]} ${BASH_REMATCH[2]}" >>"$out"
+				completed=
+				read -r completed <"/sys/block/$md/md/sync_completed" 2>/dev/null
+				echo "$EPOCHREALTIME ${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${completed// /}" >>"$out"
 				break
 			fi
 		done </proc/mdstat
