@@ -48,16 +48,20 @@
 # and, on stderr for the log, for each of fast's runs what its governor said
 # at the end of the window:
 #   governor WORKLOAD RECIPE STATE BASELINE USERS TARGET RATE WHY
+# and when the users' first requests reached md, before the recipe:
+#   users WORKLOAD RECIPE arrived after SECONDS s
 # and for every run what the Prediction rested on then:
 #   prediction WORKLOAD RECIPE NOW_KiB/s GOVERNOR_KiB/s MAX_KiB/s BUSY_%
 # rates and latencies as measured in the VM. PREDICTED is the rate the
 # service's Prediction gave for the recipe at the end of the window (max's
 # for max, the governor's for fast, md's rate now for the others; 0 when it
-# did not know it yet), to set beside the rate measured over the window. Each run: a fresh recovery of
-# the last member, the recipe, the users from then on, and WINDOW seconds of
-# measurement after 5 s (after 100 s for fast: its floor is fitted once md's
-# 30 s average has settled under the boost, then the governor learns what
-# the users get alone and steers for a minute).
+# did not know it yet), to set beside the rate measured over the window.
+# Each run: a fresh recovery of the last member, the users from then on, the
+# recipe while they are busy, and WINDOW seconds of measurement after 5 s
+# (after 100 s for fast: busy users end its fit where the array's whole
+# rate is known, else after md's 30 s average has settled under the boost;
+# then the governor learns what the users get alone and steers for a
+# minute).
 set -u
 
 # shellcheck source=tests/vm/bench-lib.sh
@@ -170,6 +174,22 @@ bursty() {
 	done
 }
 
+# users_arrived WORKLOAD RECIPE: waits up to 60 s for the users' first
+# requests on the md device (/sys/block/md0/stat: requests done or in
+# flight); logs how long that took.
+users_arrived() {
+	local stat t0 i
+	read -r -a stat </sys/block/$md/stat
+	local before=$((stat[0] + stat[4]))
+	t0=$(uptime_s)
+	for ((i = 0; i < 120; i++)); do
+		read -r -a stat </sys/block/$md/stat
+		[ $((stat[0] + stat[4])) -gt "$before" ] || [ "${stat[8]}" -gt 0 ] && break
+		sleep 0.5
+	done
+	printf 'users\t%s\t%s\t%s\n' "$1" "$2" "$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "arrived after %.1f s", b - a }')" >&2
+}
+
 # uptime_s: seconds since boot. The guest's wall clock can step by hours
 # under TCG (seen once: a limit of 4 KiB/s, then floors of 0 that md
 # refuses); the boot clock only moves forward with the guest.
@@ -216,9 +236,18 @@ run() {
 	bench_start_recovery || { echo "no recovery started" >&2; return 1; }
 	# The service's log from here on goes with the trace lines (the global logged).
 	logged=$(wc -l <"$MDB_TMP/service.log")
-	recipe "$name" || return 1
+	# The users first, as an admin finds them when the disk is replaced: a
+	# boost comes while they are busy. Under TCG fio takes seconds to submit
+	# its first request, and while fast's floor has md rebuild at full speed
+	# it submitted nothing for up to 50 s: the service saw the users idle
+	# for a fifth of the operation. So the recipe waits for their requests
+	# to reach md.
 	users_pid=
-	[ "$workload" = none ] || users "$workload" $((window + pre)) "$pre"
+	if [ "$workload" != none ]; then
+		users "$workload" $((window + pre)) "$pre"
+		users_arrived "$workload" "$name"
+	fi
+	recipe "$name" || return 1
 	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name:pre" "$pre"; else sleep "$pre"; fi
 	p0=$(bench_pos); t0=$(uptime_s)
 	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name" "$window"; else sleep "$window"; fi
