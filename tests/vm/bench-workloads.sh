@@ -44,7 +44,7 @@
 #   kernel KVER
 #   level raid5|raid6
 #   limit REBUILD_KiB/s
-#   result WORKLOAD RECIPE REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us PREDICTED_KiB/s
+#   result WORKLOAD RECIPE REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us PREDICTED_KiB/s BUSY_%
 # and, on stderr for the log, for each of fast's runs what its governor said
 # at the end of the window:
 #   governor WORKLOAD RECIPE STATE BASELINE USERS TARGET RATE WHY
@@ -55,7 +55,9 @@
 # rates and latencies as measured in the VM. PREDICTED is the rate the
 # service's Prediction gave for the recipe at the end of the window (max's
 # for max, the governor's for fast, md's rate now for the others; 0 when it
-# did not know it yet), to set beside the rate measured over the window.
+# did not know it yet), to set beside the rate measured over the window;
+# BUSY the share of the operation so far in which the Prediction saw the
+# users busy (-1 when it did not say), which the governor's rests on.
 # Each run: a fresh recovery of the last member, the users from then on, the
 # recipe while they are busy, and WINDOW seconds of measurement after 5 s
 # (after 100 s for fast: busy users end its fit where the array's whole
@@ -228,9 +230,9 @@ trace() {
 	done
 }
 
-# run WORKLOAD RECIPE: prints "REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us PREDICTED_KiB/s".
+# run WORKLOAD RECIPE: prints "REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us PREDICTED_KiB/s BUSY_%".
 run() {
-	local workload=$1 name=$2 pre=5 p0 p1 t0 t1 stats='0 0 0' pred
+	local workload=$1 name=$2 pre=5 p0 p1 t0 t1 stats='0 0 0' pred basis busy
 	case $name in fast*) pre=100 ;; esac
 	bench_defaults "$scale"
 	bench_start_recovery || { echo "no recovery started" >&2; return 1; }
@@ -253,10 +255,13 @@ run() {
 	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name" "$window"; else sleep "$window"; fi
 	p1=$(bench_pos); t1=$(uptime_s)
 	pred=$(predicted "$name")
+	basis=$(prediction)
+	busy=$(cut -f4 <<<"$basis")
+	[[ $busy =~ ^[0-9]+$ ]] || busy=-1
 	# For the log only: the governor's own measure of the users beside fio's,
 	# and what the prediction rests on (its rates and how busy it saw the users).
 	case $name in fast*) printf 'governor\t%s\t%s\t%s\n' "$workload" "$name" "$(governor)" >&2 ;; esac
-	printf 'prediction\t%s\t%s\t%s\n' "$workload" "$name" "$(prediction)" >&2
+	printf 'prediction\t%s\t%s\t%s\n' "$workload" "$name" "$basis" >&2
 	# Frozen, /proc/mdstat may show no position at all: the rebuild made none.
 	[ "$name" = frozen ] && p0=0 p1=0
 	if [ -n "$users_pid" ]; then
@@ -273,8 +278,8 @@ run() {
 		echo "the recovery ended inside the window; use larger disks" >&2
 		return 1
 	fi
-	awk -v p0="$p0" -v p1="$p1" -v t0="$t0" -v t1="$t1" -v s="$stats" -v pr="${pred:-0}" \
-		'BEGIN { split(s, u, " "); printf "%.0f\t%.0f\t%.1f\t%.0f\t%.0f\n", (p1 - p0) / (t1 - t0), u[1], u[2], u[3], pr }'
+	awk -v p0="$p0" -v p1="$p1" -v t0="$t0" -v t1="$t1" -v s="$stats" -v pr="${pred:-0}" -v b="$busy" \
+		'BEGIN { split(s, u, " "); printf "%.0f\t%.0f\t%.1f\t%.0f\t%.0f\t%d\n", (p1 - p0) / (t1 - t0), u[1], u[2], u[3], pr, b }'
 }
 
 printf 'kernel\t%s\n' "$(uname -r)"
