@@ -718,7 +718,7 @@ static bool cache_steers(const md_array *a, const journal_entry *e) {
 static void steer_cache(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                         unsigned share, uint64_t rate, uint64_t cache, governor_decision *d) {
         steer(s, a, e, clock, share, rate, d);
-        clock->cache_grown = cache > a->tunables[MD_T_STRIPE_CACHE_SIZE].value;
+        clock->cache_changed = cache != a->tunables[MD_T_STRIPE_CACHE_SIZE].value;
         d->cache = (md_tval){ .kind = MD_V_NUMBER, .value = cache };
         d->replaced_cache = a->tunables[MD_T_STRIPE_CACHE_SIZE];
 }
@@ -863,7 +863,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 if (!busy) {
                         clock->excess_kibs = 0;
                         clock->steps = 0;
-                        clock->cache_grown = false;
+                        clock->cache_changed = false;
                         return;
                 }
                 /*
@@ -871,13 +871,21 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                  * reads at once, and the users' requests wait behind them:
                  * traced on 6.1 under 32-deep random reads, the step after
                  * the cache grew gave the users 0 to 3 KiB/s of their 42,
-                 * the steps after it 23 to 33. That step is the cache's
-                 * transition, not what the users get at it; judged, it
-                 * would halve the cache back at once, and keep it from
-                 * growing again until the baseline is learnt anew.
+                 * the steps after it 23 to 33. A smaller cache takes as
+                 * long to show: md frees a stripe only once it is idle, and
+                 * the rebuild's I/O already queued for the stripes it
+                 * filled (32 MiB of each member at 8192 stripes, seconds of
+                 * the disks' time) goes before the users' requests too
+                 * (traced on 6.1: 10 KiB/s of their 56 at
+                 * 8192 stripes, 0 in the step after the cache halved, 34
+                 * in the one after that). That step is the cache's
+                 * transition, not what the users get at its new size;
+                 * judged, it would halve the cache back (or again) at
+                 * once, and keep it from growing to that size until the
+                 * baseline is learnt anew.
                  */
-                if (clock->cache_grown) {
-                        clock->cache_grown = false;
+                if (clock->cache_changed) {
+                        clock->cache_changed = false;
                         return;
                 }
                 grow_baseline(clock, step);

@@ -137,7 +137,7 @@ typedef struct governor_clock {
          * array's stripe cache (what max sets), 0 when it has none. */
         uint64_t cache_high;
         uint64_t cache_short; /* the stripe cache under which the users were last short, since the baseline; 0 */
-        bool cache_grown;     /* the last step grew the stripe cache: the next is md filling it, not judged */
+        bool cache_changed;   /* the last step resized the stripe cache: the next is md's transition, unjudged */
         /* Set by the caller every poll: the operation's live position (/proc/mdstat), KiB, when known. */
         bool position_known;
         uint64_t position_kib;

@@ -949,7 +949,8 @@ static uint64_t until_cache(profile_settings *s, md_array *a, journal_entry *e, 
  * requests leave the rebuild a quarter of its rate: while they keep more
  * than their share the cache doubles up to what the memory budget allows
  * (8192), the rate staying; once they fall short it halves, and does not
- * grow back to where they were short. An administrator's stripe cache ends
+ * grow back to where they were short. The step after each change is not
+ * judged. An administrator's stripe cache ends
  * the governor; a cache a Boost option named is never touched.
  */
 static void test_stripe_cache_lever(void **state) {
@@ -1005,6 +1006,14 @@ static void test_stripe_cache_lever(void **state) {
         assert_int_equal(cache, 4096);
         assert_true(t - grown >= 3 * 5 / 2);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
+        /*
+         * The step after it halved is md's transition too: the rebuild's
+         * I/O queued for the larger cache goes first, and the users
+         * complete nothing in it. Not judged, it does not halve the cache
+         * again; the users back above their share leave it at 4096.
+         */
+        t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 6, 2000, &cache);
+        assert_int_equal(cache, 4096);
         /* Above their share again: not back to 8192, where they were short. */
         clock.cache_high = 8192;
         t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 0, 2000, &cache);
