@@ -176,7 +176,7 @@ bursty() {
 	done
 }
 
-# users_arrived WORKLOAD RECIPE: waits up to 60 s for the users' first
+# users_arrived WORKLOAD RECIPE: waits up to 120 s for the users' first
 # requests on the md device (/sys/block/md0/stat: requests done or in
 # flight); logs how long that took.
 users_arrived() {
@@ -184,7 +184,7 @@ users_arrived() {
 	read -r -a stat </sys/block/$md/stat
 	local before=$((stat[0] + stat[4]))
 	t0=$(uptime_s)
-	for ((i = 0; i < 120; i++)); do
+	for ((i = 0; i < 240; i++)); do
 		read -r -a stat </sys/block/$md/stat
 		[ $((stat[0] + stat[4])) -gt "$before" ] || [ "${stat[8]}" -gt 0 ] && break
 		sleep 0.5
@@ -243,7 +243,7 @@ run() {
 	# its first request, and while fast's floor has md rebuild at full speed
 	# it submitted nothing for up to 50 s: the service saw the users idle
 	# for a fifth of the operation. So the recipe waits for their requests
-	# to reach md.
+	# to reach md (seen after 17 to 59 s with four VMs on two cores).
 	users_pid=
 	if [ "$workload" != none ]; then
 		users "$workload" $((window + pre)) "$pre"
