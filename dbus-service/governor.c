@@ -902,12 +902,18 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         if (more > clock->cache_high)
                                 more = clock->cache_high; /* which other arrays' caches may have lowered */
                         if (clock->users_kibs < target && cache > e->cache_low) {
+                                /*
+                                 * Half, rounded up: doubled again, an odd size (the
+                                 * budget's) comes back to where the users were short,
+                                 * not one stripe under it.
+                                 */
+                                uint64_t less = (cache + 1) / 2 > e->cache_low ? (cache + 1) / 2 : e->cache_low;
+
                                 /* The rate comes down with it where the rebuild keeps to it. */
                                 if (rate_binds(clock, rate))
                                         clock->rate_kibs = rate = next;
                                 clock->cache_short = cache;
-                                steer_cache(s, a, e, clock, share, rate,
-                                            cache / 2 > e->cache_low ? cache / 2 : e->cache_low, d);
+                                steer_cache(s, a, e, clock, share, rate, less, d);
                                 return;
                         }
                         if (next > rate && !rate_binds(clock, rate) && more > cache &&

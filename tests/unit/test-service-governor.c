@@ -1057,6 +1057,41 @@ static void test_stripe_cache_lever(void **state) {
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
 }
 
+/*
+ * A budget of an odd number of stripes (max's 15090): halved twice after
+ * the users fell short at 15090 and at 7545, the cache does not grow back
+ * to where they were last short, not even to one stripe under it.
+ */
+static void test_stripe_cache_odd_budget(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t, cache;
+        md_array a;
+
+        (void)state;
+        t = steered_moving(&s, &a, &e, &clock, &last, &d);
+        a.level = MD_LEVEL_RAID5;
+        e.cache_low = 1024;
+        e.originals[MD_T_STRIPE_CACHE_SIZE] = num(256);
+        e.written[MD_T_STRIPE_CACHE_SIZE] = a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(1024);
+        clock.cache_high = 15090;
+        a.io_in_flight = num(32);
+        for (uint64_t want = 2048; want <= 8192; want *= 2) {
+                t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 0, 2000, &cache);
+                assert_int_equal(cache, want);
+        }
+        t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 0, 2000, &cache);
+        assert_int_equal(cache, 15090);
+        t = until_cache(&s, &a, &e, &clock, &last, t, 4000, 0, 2000, &cache);
+        assert_int_equal(cache, 7545);
+        t = until_cache(&s, &a, &e, &clock, &last, t, 4000, 0, 2000, &cache);
+        assert_int_equal(cache, 3773);
+        t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 0, 2000, &cache);
+        assert_int_equal(cache, 3773);
+}
+
 /* Polls @from to @to with the users at @kibs and the rebuild keeping to its rate, each decision applied. */
 static void steps_at(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
                      uint64_t from, uint64_t to, uint64_t kibs, governor_decision *d) {
@@ -1637,6 +1672,7 @@ int main(void) {
                 cmocka_unit_test(test_steps_hold_whole_turns),
                 cmocka_unit_test(test_rate_the_disks_allow),
                 cmocka_unit_test(test_stripe_cache_lever),
+                cmocka_unit_test(test_stripe_cache_odd_budget),
                 cmocka_unit_test(test_baseline_grows_on_two_steps),
                 cmocka_unit_test(test_judged_over_steps),
                 cmocka_unit_test(test_relearn_and_share),
