@@ -945,6 +945,24 @@ static uint64_t until_cache(profile_settings *s, md_array *a, journal_entry *e, 
 }
 
 /*
+ * Steering a raid5 whose boost chose its stripe cache (1024, from md's 256)
+ * under users whose requests are always in flight, with room for @high
+ * stripes: the time of the next poll.
+ */
+static uint64_t cache_steered(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                              uint64_t high, governor_decision *d) {
+        uint64_t t = steered_moving(s, a, e, clock, last, d);
+
+        a->level = MD_LEVEL_RAID5;
+        e->cache_low = 1024;
+        e->originals[MD_T_STRIPE_CACHE_SIZE] = num(256);
+        e->written[MD_T_STRIPE_CACHE_SIZE] = a->tunables[MD_T_STRIPE_CACHE_SIZE] = num(1024);
+        clock->cache_high = high;
+        a->io_in_flight = num(32);
+        return t;
+}
+
+/*
  * A raid5 whose boost chose its stripe cache (1024) under users whose
  * requests leave the rebuild a quarter of its rate: while they keep more
  * than their share the cache doubles up to what the memory budget allows
@@ -963,12 +981,7 @@ static void test_stripe_cache_lever(void **state) {
         md_array a;
 
         (void)state;
-        t = steered_moving(&s, &a, &e, &clock, &last, &d);
-        a.level = MD_LEVEL_RAID5;
-        e.cache_low = 1024;
-        e.originals[MD_T_STRIPE_CACHE_SIZE] = num(256);
-        e.written[MD_T_STRIPE_CACHE_SIZE] = a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(1024);
-        clock.cache_high = 8192;
+        t = cache_steered(&s, &a, &e, &clock, &last, 8192, &d);
         /*
          * 8000 KiB/s for their 5120 (requests always in flight), the
          * rebuild at 2000 of its 8000: the cache doubles on the second step
@@ -976,7 +989,6 @@ static void test_stripe_cache_lever(void **state) {
          * filling it, not judged, though the users' requests waited through
          * it (stalled for its first 4 s).
          */
-        a.io_in_flight = num(32);
         grown = t;
         t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 0, 2000, &cache);
         assert_int_equal(cache, 2048);
@@ -1071,13 +1083,7 @@ static void test_stripe_cache_odd_budget(void **state) {
         md_array a;
 
         (void)state;
-        t = steered_moving(&s, &a, &e, &clock, &last, &d);
-        a.level = MD_LEVEL_RAID5;
-        e.cache_low = 1024;
-        e.originals[MD_T_STRIPE_CACHE_SIZE] = num(256);
-        e.written[MD_T_STRIPE_CACHE_SIZE] = a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(1024);
-        clock.cache_high = 15090;
-        a.io_in_flight = num(32);
+        t = cache_steered(&s, &a, &e, &clock, &last, 15090, &d);
         for (uint64_t want = 2048; want <= 8192; want *= 2) {
                 t = until_cache(&s, &a, &e, &clock, &last, t, 8000, 0, 2000, &cache);
                 assert_int_equal(cache, want);
