@@ -100,16 +100,19 @@ recipe() {
 	esac
 }
 
-# predicted RECIPE: the rate the service's Prediction gives for the recipe in
-# place now, KiB/s; 0 when it does not know it.
+# predicted RECIPE BASIS: the rate the service's Prediction gives for the
+# recipe in place now, KiB/s, from BASIS (prediction's line); 0 when it does
+# not know it.
 predicted() {
-	local key=now_kibs
+	local now governor max v
+	IFS=$'\t' read -r now governor max _ <<<"$2"
 	case "$1" in
-	max) key=max_kibs ;;
-	fast*) key=governor_kibs ;;
-	frozen) echo 0; return ;;
+	max) v=$max ;;
+	fast*) v=$governor ;;
+	frozen) v=0 ;;
+	*) v=$now ;;
 	esac
-	mdb_array_prop "$md" Prediction 2>/dev/null | jq -r ".$key.data // 0" 2>/dev/null || echo 0
+	[[ $v =~ ^[0-9]+$ ]] && echo "$v" || echo 0
 }
 
 # governor: what the governor says of itself at the end of the window
@@ -254,8 +257,8 @@ run() {
 	p0=$(bench_pos); t0=$(uptime_s)
 	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name" "$window"; else sleep "$window"; fi
 	p1=$(bench_pos); t1=$(uptime_s)
-	pred=$(predicted "$name")
 	basis=$(prediction)
+	pred=$(predicted "$name" "$basis")
 	busy=$(cut -f4 <<<"$basis")
 	[[ $busy =~ ^[0-9]+$ ]] || busy=-1
 	# For the log only: the governor's own measure of the users beside fio's,
