@@ -48,8 +48,14 @@
 # and, on stderr for the log, for each of fast's runs what its governor said
 # at the end of the window:
 #   governor WORKLOAD RECIPE STATE BASELINE USERS TARGET RATE WHY
-# and when the users' first requests reached md, before the recipe:
+# and how long the users took to reach md (from fio's start; before the
+# disk fails), and when they were done (fio's report written; its window
+# ends with the rebuild's):
 #   users WORKLOAD RECIPE arrived after SECONDS s
+#   users WORKLOAD RECIPE done SECONDS s after the window
+# and, when the recovery's start and the recipe took so long that the time
+# before the window came out shorter than meant:
+#   late WORKLOAD RECIPE the window opened SECONDS s after the recipe, not PRE
 # and for every run what the Prediction rested on then:
 #   prediction WORKLOAD RECIPE NOW_KiB/s GOVERNOR_KiB/s MAX_KiB/s BUSY_%
 # rates and latencies as measured in the VM. PREDICTED is the rate the
@@ -58,12 +64,11 @@
 # did not know it yet), to set beside the rate measured over the window;
 # BUSY the share of the operation so far in which the Prediction saw the
 # users busy (-1 when it did not say), which the governor's rests on.
-# Each run: a fresh recovery of the last member, the users from then on, the
-# recipe while they are busy, and WINDOW seconds of measurement after 5 s
-# (after 100 s for fast: busy users end its fit where the array's whole
-# rate is known, else after md's 30 s average has settled under the boost;
-# then the governor learns what the users get alone and steers for a
-# minute).
+# Each run: the users, then once they reach md a disk fails and a fresh
+# recovery of the last member starts, the recipe while they are busy, and
+# WINDOW seconds of measurement after 5 s (after 100 s for fast: the
+# governor learns what the users get alone and steers for a minute), fio's
+# and the rebuild's alike.
 set -u
 
 # shellcheck source=tests/vm/bench-lib.sh
@@ -138,8 +143,11 @@ undo() {
 	bench_defaults "$scale"
 }
 
-# users WORKLOAD SECONDS RAMP: starts the users in the background
-# ($users_pid), fio's JSON report of the window in $MDB_TMP/fio.json.
+# users WORKLOAD WINDOW RAMP: starts the users in the background
+# ($users_pid, $users_start the seconds since boot then): RAMP s of work
+# before their window, then WINDOW s of measurement, fio's JSON report of
+# the window in $MDB_TMP/fio.json. fio runs its ramp_time before its
+# runtime, not within it, and resets its statistics in between.
 users() {
 	local args=(--name=users "--filename=/dev/$md" --direct=1 --ioengine=libaio --time_based
 		--output-format=json)
@@ -150,8 +158,9 @@ users() {
 	rand32) args+=(--rw=randread --bs=4k --iodepth=32 --norandommap --randrepeat=1) ;;
 	write) args+=(--rw=write --bs=1M --iodepth=4 --offset=50%) ;;
 	esac
+	users_start=$(uptime_s)
 	if [ "$1" = bursty ]; then
-		bursty "$2" "$3" "${args[@]}" &
+		bursty $(($3 + $2)) "$3" "${args[@]}" &
 	else
 		fio "${args[@]}" --runtime="$2" --ramp_time="$3" --output="$MDB_TMP/fio.json" >/dev/null 2>&1 &
 	fi
@@ -181,18 +190,29 @@ bursty() {
 
 # users_arrived WORKLOAD RECIPE: waits up to 120 s for the users' first
 # requests on the md device (/sys/block/md0/stat: requests done or in
-# flight); logs how long that took.
+# flight); logs how long that took and sets $users_arrival, the seconds
+# since boot then.
 users_arrived() {
-	local stat t0 i
+	local stat i
 	read -r -a stat </sys/block/$md/stat
 	local before=$((stat[0] + stat[4]))
-	t0=$(uptime_s)
 	for ((i = 0; i < 240; i++)); do
 		read -r -a stat </sys/block/$md/stat
 		[ $((stat[0] + stat[4])) -gt "$before" ] || [ "${stat[8]}" -gt 0 ] && break
 		sleep 0.5
 	done
-	printf 'users\t%s\t%s\t%s\n' "$1" "$2" "$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "arrived after %.1f s", b - a }')" >&2
+	users_arrival=$(uptime_s)
+	printf 'users\t%s\t%s\t%s\n' "$1" "$2" "$(awk -v a="$users_start" -v b="$users_arrival" 'BEGIN { printf "arrived after %.1f s", b - a }')" >&2
+}
+
+# until T: sleeps until T seconds since boot; returns 1, without sleeping,
+# when T has passed by more than a second.
+until_s() {
+	local d
+	d=$(awk -v t="$1" -v n="$(uptime_s)" 'BEGIN { printf "%.2f", t - n }')
+	awk -v d="$d" 'BEGIN { exit !(d < -1) }' && return 1
+	awk -v d="$d" 'BEGIN { exit !(d > 0) }' && sleep "$d"
+	return 0
 }
 
 # uptime_s: seconds since boot. The guest's wall clock can step by hours
@@ -235,25 +255,45 @@ trace() {
 
 # run WORKLOAD RECIPE: prints "REBUILD_KiB/s USERS_KiB/s USERS_IOPS USERS_P99_us PREDICTED_KiB/s BUSY_%".
 run() {
-	local workload=$1 name=$2 pre=5 p0 p1 t0 t1 stats='0 0 0' pred basis busy
+	local workload=$1 name=$2 pre=5 lead=30 opens='' p0 p1 t0 t1 stats='0 0 0' pred basis busy
 	case $name in fast*) pre=100 ;; esac
 	bench_defaults "$scale"
+	# The users first, busy before the disk fails, as on a NAS whose disk
+	# dies under load: the operation is busy from its start, as the
+	# window's users are, so the busy share the service's prediction
+	# weighs is the window's. Under TCG fio takes seconds to submit its
+	# first request (17 to 59 s seen with four VMs on two cores), so the
+	# disk fails once their requests reach md. fio's window is set when it
+	# starts: it opens LEAD + PRE s after its requests arrive (LEAD for the
+	# recovery to start and the recipe to apply), and the rebuild's window
+	# opens with it. The bursty user's window opens as a busy half begins,
+	# LEAD + PRE s after it starts.
+	users_pid=
+	if [ "$workload" != none ]; then
+		users "$workload" "$window" $((lead + pre))
+		if [ "$workload" = bursty ]; then
+			opens=$(awk -v s="$users_start" -v r=$((lead + pre)) 'BEGIN { print s + r }')
+		else
+			users_arrived "$workload" "$name"
+			opens=$(awk -v s="$users_arrival" -v r=$((lead + pre)) 'BEGIN { print s + r }')
+		fi
+	fi
 	bench_start_recovery || { echo "no recovery started" >&2; return 1; }
 	# The service's log from here on goes with the trace lines (the global logged).
 	logged=$(wc -l <"$MDB_TMP/service.log")
-	# The users first, as an admin finds them when the disk is replaced: a
-	# boost comes while they are busy. Under TCG fio takes seconds to submit
-	# its first request, and while fast's floor has md rebuild at full speed
-	# it submitted nothing for up to 50 s: the service saw the users idle
-	# for a fifth of the operation. So the recipe waits for their requests
-	# to reach md (seen after 17 to 59 s with four VMs on two cores).
-	users_pid=
-	if [ "$workload" != none ]; then
-		users "$workload" $((window + pre)) "$pre"
-		users_arrived "$workload" "$name"
-	fi
 	recipe "$name" || return 1
-	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name:pre" "$pre"; else sleep "$pre"; fi
+	[ -n "$opens" ] || opens=$(awk -v t="$(uptime_s)" -v p="$pre" 'BEGIN { print t + p }')
+	local ahead
+	ahead=$(awk -v o="$opens" -v t="$(uptime_s)" 'BEGIN { printf "%.1f", o - t }')
+	# The recovery's start and the recipe took longer than LEAD: the window
+	# opens as fio's did, PRE is shorter.
+	awk -v a="$ahead" -v p="$pre" 'BEGIN { exit !(a < p - 1) }' &&
+		printf 'late\t%s\t%s\tthe window opened %s s after the recipe, not %s\n' "$workload" "$name" "$ahead" "$pre" >&2
+	if [ "${BENCH_TRACE:-0}" = 1 ]; then
+		awk -v a="$ahead" 'BEGIN { exit !(a > 0) }' && trace "$workload" "$name:pre" "$ahead"
+	else
+		until_s "$opens" || true
+	fi
 	p0=$(bench_pos); t0=$(uptime_s)
 	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name" "$window"; else sleep "$window"; fi
 	p1=$(bench_pos); t1=$(uptime_s)
@@ -269,6 +309,8 @@ run() {
 	[ "$name" = frozen ] && p0=0 p1=0
 	if [ -n "$users_pid" ]; then
 		wait "$users_pid"
+		printf 'users\t%s\t%s\t%s\n' "$workload" "$name" "$(awk -v e="$(uptime_s)" -v t="$t1" \
+			'BEGIN { printf "done %.1f s after the window", e - t }')" >&2
 		# The bursty user's throughput and IOPS are over the whole window,
 		# its idle half too; the others' are over fio's runtime, the window.
 		stats=$(jq -r --argjson w "$([ "$workload" = bursty ] && echo "$window" || echo 0)" \
