@@ -49,8 +49,8 @@
 # at the end of the window:
 #   governor WORKLOAD RECIPE STATE BASELINE USERS TARGET RATE WHY
 # and how long the users took to reach md (from fio's start; before the
-# disk fails), and when they were done (fio's report written; its window
-# ends with the rebuild's):
+# disk fails), and when fio was done (its window ends with the rebuild's;
+# it then waits for its requests in flight):
 #   users WORKLOAD RECIPE arrived after SECONDS s
 #   users WORKLOAD RECIPE done SECONDS s after the window
 # and, when the recovery's start and the recipe took so long that the time
@@ -146,7 +146,8 @@ undo() {
 # users WORKLOAD WINDOW RAMP: starts the users in the background
 # ($users_pid, $users_start the seconds since boot then): RAMP s of work
 # before their window, then WINDOW s of measurement, fio's JSON report of
-# the window in $MDB_TMP/fio.json. fio runs its ramp_time before its
+# the window in $MDB_TMP/fio.json, the seconds since boot when they were
+# done in $MDB_TMP/users.end. fio runs its ramp_time before its
 # runtime, not within it, and resets its statistics in between.
 users() {
 	local args=(--name=users "--filename=/dev/$md" --direct=1 --ioengine=libaio --time_based
@@ -159,10 +160,14 @@ users() {
 	write) args+=(--rw=write --bs=1M --iodepth=4 --offset=50%) ;;
 	esac
 	users_start=$(uptime_s)
+	rm -f "$MDB_TMP/users.end"
 	if [ "$1" = bursty ]; then
-		bursty $(($3 + $2)) "$3" "${args[@]}" &
+		{ bursty $(($3 + $2)) "$3" "${args[@]}"; uptime_s >"$MDB_TMP/users.end"; } &
 	else
-		fio "${args[@]}" --runtime="$2" --ramp_time="$3" --output="$MDB_TMP/fio.json" >/dev/null 2>&1 &
+		{
+			fio "${args[@]}" --runtime="$2" --ramp_time="$3" --output="$MDB_TMP/fio.json" >/dev/null 2>&1
+			uptime_s >"$MDB_TMP/users.end"
+		} &
 	fi
 	users_pid=$!
 }
@@ -309,7 +314,7 @@ run() {
 	[ "$name" = frozen ] && p0=0 p1=0
 	if [ -n "$users_pid" ]; then
 		wait "$users_pid"
-		printf 'users\t%s\t%s\t%s\n' "$workload" "$name" "$(awk -v e="$(uptime_s)" -v t="$t1" \
+		printf 'users\t%s\t%s\t%s\n' "$workload" "$name" "$(awk -v e="$(cat "$MDB_TMP/users.end")" -v t="$t1" \
 			'BEGIN { printf "done %.1f s after the window", e - t }')" >&2
 		# The bursty user's throughput and IOPS are over the whole window,
 		# its idle half too; the others' are over fio's runtime, the window.
