@@ -332,7 +332,24 @@ run() {
 		'BEGIN { split(s, u, " "); printf "%.0f\t%.0f\t%.1f\t%.0f\t%.0f\t%d\n", (p1 - p0) / (t1 - t0), u[1], u[2], u[3], pr, b }'
 }
 
+# warm: each workload's fio once for 5 s before the first run, logged as
+#   warm WORKLOAD done after SECONDS s
+# In a VM's first run fio's requests reached md 7 to 18 s after it started,
+# in later runs 2 to 8 s (its program and libraries read over 9p the first
+# time), and a governor learning the users in the first run learnt less.
+warm() {
+	local w t0
+	for w in "${workloads[@]}"; do
+		[ "$w" != none ] || continue
+		t0=$(uptime_s)
+		users "$w" 5 0
+		wait "$users_pid"
+		printf 'warm\t%s\t%s\n' "$w" "$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "done after %.1f s", b - a }')" >&2
+	done
+}
+
 printf 'kernel\t%s\n' "$(uname -r)"
+warm
 printf 'level\t%s\n' "$BENCH_LEVEL"
 r=$(run none defaults) || exit 1
 limit=$(cut -f1 <<<"$r")
