@@ -53,9 +53,10 @@
 # it then waits for its requests in flight):
 #   users WORKLOAD RECIPE arrived after SECONDS s
 #   users WORKLOAD RECIPE done SECONDS s after the window
-# and, when the recovery's start and the recipe took so long that the time
-# before the window came out shorter than meant:
-#   late WORKLOAD RECIPE the window opened SECONDS s after the recipe, not PRE
+# and how long after the recipe the window opens (from LEAD + PRE after the
+# users reached md; less than PRE when the failure, the new recovery and
+# the recipe took longer than LEAD):
+#   window WORKLOAD RECIPE opens SECONDS s after the recipe
 # and for every run what the Prediction rested on then:
 #   prediction WORKLOAD RECIPE NOW_KiB/s GOVERNOR_KiB/s MAX_KiB/s BUSY_%
 # rates and latencies as measured in the VM. PREDICTED is the rate the
@@ -66,9 +67,11 @@
 # users busy (-1 when it did not say), which the governor's rests on.
 # Each run: the users, then once they reach md a disk fails and a fresh
 # recovery of the last member starts, the recipe while they are busy, and
-# WINDOW seconds of measurement after 5 s (after 100 s for fast: the
-# governor learns what the users get alone and steers for a minute), fio's
-# and the rebuild's alike.
+# WINDOW seconds of measurement, fio's and the rebuild's alike, that open
+# 35 s after the users' requests reached md (130 s for fast: the governor
+# learns what the users get alone and steers for a minute); the failure,
+# the new recovery and the recipe take the first 10 to 25 s of those
+# (fast's window opened 101 to 127 s after its Boost).
 set -u
 
 # shellcheck source=tests/vm/bench-lib.sh
@@ -287,13 +290,15 @@ run() {
 	# The service's log from here on goes with the trace lines (the global logged).
 	logged=$(wc -l <"$MDB_TMP/service.log")
 	recipe "$name" || return 1
-	[ -n "$opens" ] || opens=$(awk -v t="$(uptime_s)" -v p="$pre" 'BEGIN { print t + p }')
-	local ahead
-	ahead=$(awk -v o="$opens" -v t="$(uptime_s)" 'BEGIN { printf "%.1f", o - t }')
-	# The recovery's start and the recipe took longer than LEAD: the window
-	# opens as fio's did, PRE is shorter.
-	awk -v a="$ahead" -v p="$pre" 'BEGIN { exit !(a < p - 1) }' &&
-		printf 'late\t%s\t%s\tthe window opened %s s after the recipe, not %s\n' "$workload" "$name" "$ahead" "$pre" >&2
+	local ahead=$pre
+	if [ -z "$opens" ]; then
+		opens=$(awk -v t="$(uptime_s)" -v p="$pre" 'BEGIN { print t + p }')
+	else
+		# When the recovery's start and the recipe took longer than LEAD,
+		# the window still opens as fio's does: less than PRE after the recipe.
+		ahead=$(awk -v o="$opens" -v t="$(uptime_s)" 'BEGIN { printf "%.1f", o - t }')
+		printf 'window\t%s\t%s\topens %s s after the recipe\n' "$workload" "$name" "$ahead" >&2
+	fi
 	if [ "${BENCH_TRACE:-0}" = 1 ]; then
 		awk -v a="$ahead" 'BEGIN { exit !(a > 0) }' && trace "$workload" "$name:pre" "$ahead"
 	else
