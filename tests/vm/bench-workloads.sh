@@ -340,8 +340,9 @@ run() {
 # warm: each workload's fio once for 5 s before the first run, logged as
 #   warm WORKLOAD done after SECONDS s
 # In a VM's first run fio's requests reached md 7 to 18 s after it started,
-# in later runs 2 to 8 s (its program and libraries read over 9p the first
-# time), and a governor learning the users in the first run learnt less.
+# in later runs 2 to 8 s (probably its program and libraries, read over 9p
+# the first time), and under the 1-deep reader the governor learnt its
+# lowest baseline in the first run.
 warm() {
 	local w t0
 	for w in "${workloads[@]}"; do
