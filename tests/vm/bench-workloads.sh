@@ -213,12 +213,10 @@ users_arrived() {
 	printf 'users\t%s\t%s\t%s\n' "$1" "$2" "$(awk -v a="$users_start" -v b="$users_arrival" 'BEGIN { printf "arrived after %.1f s", b - a }')" >&2
 }
 
-# until T: sleeps until T seconds since boot; returns 1, without sleeping,
-# when T has passed by more than a second.
+# until T: sleeps until T seconds since boot (not at all when T has passed).
 until_s() {
 	local d
 	d=$(awk -v t="$1" -v n="$(uptime_s)" 'BEGIN { printf "%.2f", t - n }')
-	awk -v d="$d" 'BEGIN { exit !(d < -1) }' && return 1
 	awk -v d="$d" 'BEGIN { exit !(d > 0) }' && sleep "$d"
 	return 0
 }
@@ -279,12 +277,12 @@ run() {
 	users_pid=
 	if [ "$workload" != none ]; then
 		users "$workload" "$window" $((lead + pre))
-		if [ "$workload" = bursty ]; then
-			opens=$(awk -v s="$users_start" -v r=$((lead + pre)) 'BEGIN { print s + r }')
-		else
+		local from=$users_start
+		if [ "$workload" != bursty ]; then
 			users_arrived "$workload" "$name"
-			opens=$(awk -v s="$users_arrival" -v r=$((lead + pre)) 'BEGIN { print s + r }')
+			from=$users_arrival
 		fi
+		opens=$(awk -v s="$from" -v r=$((lead + pre)) 'BEGIN { print s + r }')
 	fi
 	bench_start_recovery || { echo "no recovery started" >&2; return 1; }
 	# The service's log from here on goes with the trace lines (the global logged).
@@ -302,7 +300,7 @@ run() {
 	if [ "${BENCH_TRACE:-0}" = 1 ]; then
 		awk -v a="$ahead" 'BEGIN { exit !(a > 0) }' && trace "$workload" "$name:pre" "$ahead"
 	else
-		until_s "$opens" || true
+		until_s "$opens"
 	fi
 	p0=$(bench_pos); t0=$(uptime_s)
 	if [ "${BENCH_TRACE:-0}" = 1 ]; then trace "$workload" "$name" "$window"; else sleep "$window"; fi
