@@ -45,7 +45,9 @@
  *             averaged over the steps at this rate (GOVERNOR_JUDGE_STEPS at
  *             most), is compared with their share of the baseline and the
  *             rate moves down or up (STEER), after a second step at a rate
- *             unless the first found them far from their share;
+ *             unless the first found them far from their share (and up only
+ *             while the users' last minute, the steps not judged included,
+ *             left them as much room as the steps at this rate);
  *             every relearn_ms the baseline is learnt again (LEARN); users
  *             quiet for quiet_ms: LIFT -> FREE. With a latency bound the
  *             users' latency is compared with the bound instead, nothing is
@@ -98,6 +100,22 @@ governor_state governor_state_from_string(const char *s);
  */
 #define GOVERNOR_JUDGE_STEPS 3
 
+/*
+ * How far back the users' account runs: the span over which they are to
+ * keep their share, as an administrator watching them would average it.
+ */
+#define GOVERNOR_ACCOUNT_USEC (60ull * 1000000ull)
+
+/* Steps in that span: they last a second at least (step_ms's least), and one may straddle its start. */
+#define GOVERNOR_ACCOUNT_STEPS 61
+
+/* One busy step of the users' account. */
+typedef struct governor_account_step {
+        uint64_t end_usec; /* when the step ended */
+        uint64_t usec;     /* how long it lasted */
+        uint64_t kib;      /* what the users moved in it */
+} governor_account_step;
+
 /* What the governor measures between polls; all zero after a restart. */
 typedef struct governor_clock {
         uint64_t fit_start_usec; /* CLOCK_MONOTONIC time the fit's wait began, 0 before */
@@ -138,6 +156,9 @@ typedef struct governor_clock {
         uint64_t cache_high;
         uint64_t cache_short; /* the stripe cache under which the users were last short, since the baseline; 0 */
         bool cache_changed;   /* the last step resized the stripe cache: the next is md's transition, unjudged */
+        /* The users' busy steps while steering since the baseline was learnt, judged or not, oldest first */
+        governor_account_step account[GOVERNOR_ACCOUNT_STEPS];
+        unsigned accounted; /* how many of account hold one */
         /* Set by the caller every poll: the operation's live position (/proc/mdstat), KiB, when known. */
         bool position_known;
         uint64_t position_kib;
@@ -293,6 +314,13 @@ uint64_t governor_target(uint64_t baseline, unsigned share);
  * than a fifth above it, else @rate; always within [@low, @high].
  */
 uint64_t governor_next_rate(uint64_t rate, uint64_t users, uint64_t target, uint64_t low, uint64_t high);
+
+/*
+ * The users' throughput over the busy steps of their account (@clock's,
+ * steering to a share) that ended in the GOVERNOR_ACCOUNT_USEC before @now,
+ * KiB/s; 0 when there are none.
+ */
+uint64_t governor_account_kibs(const governor_clock *clock, uint64_t now);
 
 /* The stripe cache the governor of the boost @e grew, stripes, from its journal; 0 while it is the boost's own. */
 uint64_t governor_grown_cache(const struct journal_entry *e);

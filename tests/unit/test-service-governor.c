@@ -549,9 +549,12 @@ static void test_learn_steer_lift(void **state) {
         for (t = 119; t <= 123; t++)
                 poll_at(&s, &a, &e, &clock, &last, t, 6000, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
-        /* Further above it: up by a fifth. */
+        /*
+         * Far above it (the users' last minute, 2048, 6000 and 12000, too):
+         * up by a fifth.
+         */
         for (t = 124; t <= 128; t++)
-                poll_at(&s, &a, &e, &clock, &last, t, 8000, &d);
+                poll_at(&s, &a, &e, &clock, &last, t, 12000, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 7220);
         apply(&a, &e, &d);
@@ -1070,6 +1073,35 @@ static void test_stripe_cache_lever(void **state) {
 }
 
 /*
+ * Users whose requests wait through each of the stripe cache's transitions
+ * (nothing completes in the step after it grew, their requests in flight)
+ * and who get 7000 KiB/s of their 5120 in the steps judged: a larger cache
+ * waits until their last minute, the transition in it, has the room above
+ * their share that the steps judged have (above 6144), six steps at 7000
+ * after the transition instead of two. Without stalls the account keeps
+ * up with the steps judged (test_stripe_cache_lever).
+ */
+static void test_account_paces_growth(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t, grown, cache;
+        md_array a;
+
+        (void)state;
+        t = cache_steered(&s, &a, &e, &clock, &last, 8192, &d);
+        t = until_cache(&s, &a, &e, &clock, &last, t, 7000, 0, 2000, &cache);
+        assert_int_equal(cache, 2048);
+        grown = t;
+        t = until_cache(&s, &a, &e, &clock, &last, t, 7000, 5, 2000, &cache);
+        assert_int_equal(cache, 4096);
+        assert_true(t - grown >= 6 * 5);
+        assert_true(governor_account_kibs(&clock, (t - 1) * SEC) * 100 > 5120 * 120);
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
+}
+
+/*
  * A budget of an odd number of stripes (max's 15090): halved twice after
  * the users fell short at 15090 and at 7545, the cache does not grow back
  * to where they were last short, not even to one stripe under it.
@@ -1157,7 +1189,7 @@ static void test_judged_over_steps(void **state) {
         governor_clock clock = { .fit_start_usec = 1 };
         governor_decision d;
         journal_entry e;
-        uint64_t last = 0, t, rates[8];
+        uint64_t last = 0, t, rates[9];
         md_array a;
 
         (void)state;
@@ -1174,14 +1206,17 @@ static void test_judged_over_steps(void **state) {
          * A step far above the share raises nothing alone. The means that
          * follow (6000 over two steps, then 5866 and 6000 over the last
          * three) stay within a fifth above it, though all four steps' (6250)
-         * would not; the next three's (6800) do not.
+         * would not; the next three's (6800) do not. But the users' last
+         * minute holds the short steps too, and has the same room (above
+         * 6144) only once it has held five more steps at 7400.
          */
-        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 7000, 5000, 5600, 7400, 7400 }, 5, 0, rates,
-                     NULL);
-        for (size_t i = 0; i < 4; i++)
+        t = steps_of(&s, &a, &e, &clock, &last, t,
+                     (const uint64_t[]){ 7000, 5000, 5600, 7400, 7400, 7400, 7400, 7400, 7400 }, 9, 0, rates, NULL);
+        for (size_t i = 0; i < 8; i++)
                 assert_int_equal(rates[i], 3920);
-        assert_int_equal(clock.users_kibs, (5600 + 7400 + 7400) / 3);
-        assert_int_equal(rates[4], 3920 + 784 + 500);
+        assert_int_equal(clock.users_kibs, 7400);
+        assert_true(governor_account_kibs(&clock, (t - 1) * SEC) * 100 > 5120 * 120);
+        assert_int_equal(rates[8], 3920 + 784 + 500);
         /* A quiet step between two a little short: neither counts with the other. */
         t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 100, 4500, 4500 }, 4, 0, rates, NULL);
         assert_int_equal(rates[2], 5204);
@@ -1681,6 +1716,7 @@ int main(void) {
                 cmocka_unit_test(test_stripe_cache_odd_budget),
                 cmocka_unit_test(test_baseline_grows_on_two_steps),
                 cmocka_unit_test(test_judged_over_steps),
+                cmocka_unit_test(test_account_paces_growth),
                 cmocka_unit_test(test_relearn_and_share),
                 cmocka_unit_test(test_admin_limit_stops),
                 cmocka_unit_test(test_steering_after_restart),
