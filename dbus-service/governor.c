@@ -723,6 +723,17 @@ uint64_t governor_account_kibs(const governor_clock *clock, uint64_t now) {
 }
 
 /*
+ * Whether the users' last minute, to their last step, is what keeps the
+ * rebuild from more: the steps at this rate leave them the room above
+ * @target and the minute does not.
+ */
+static bool account_holds(const governor_clock *clock, uint64_t target) {
+        return clock->accounted > 0 && clock->users_kibs * 100 > target * (100 + HEADROOM_PERCENT) &&
+               governor_account_kibs(clock, clock->account[clock->accounted - 1].end_usec) * 100 <=
+                       target * (100 + HEADROOM_PERCENT);
+}
+
+/*
  * How far from their target the users may be in the first step at a rate
  * (or a stripe cache) before it moves at once, percent of the target:
  * further than one step scatters. Within [FAR_SHORT, FAR_ABOVE] it waits
@@ -938,7 +949,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
                 next = governor_next_rate(rate, clock->users_kibs, target, held_rate(e), high);
-                if (next > rate && governor_account_kibs(clock, now) * 100 <= target * (100 + HEADROOM_PERCENT))
+                if (next > rate && account_holds(clock, target))
                         next = rate;
                 if (cache_steers(a, e)) {
                         uint64_t cache = a->tunables[MD_T_STRIPE_CACHE_SIZE].value, more = cache * 2;
@@ -1111,6 +1122,15 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "The users get %" PRIu64 " KiB/s; alone they get %" PRIu64 " KiB/s, and they keep "
                                  "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %" PRIu64 " KiB/s.",
                                  clock->users_kibs, clock->baseline_kibs, share, target, rate);
+                        if (account_holds(clock, target)) {
+                                size_t len = strlen(buf);
+
+                                snprintf(buf + len, size > len ? size - len : 0,
+                                         " Over the last minute, every step counted, they got %" PRIu64
+                                         " KiB/s: the rebuild gets more once that minute too leaves them more than "
+                                         "a fifth above their share.",
+                                         governor_account_kibs(clock, clock->account[clock->accounted - 1].end_usec));
+                        }
                         if (governor_floor_held(clock, share, rate)) {
                                 size_t len = strlen(buf);
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The governor of a `fast` boost: its fit, its learning and steering, its states. */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -1086,7 +1088,8 @@ static void test_account_paces_growth(void **state) {
         governor_clock clock = { .fit_start_usec = 1 };
         governor_decision d;
         journal_entry e;
-        uint64_t last = 0, t, grown, cache;
+        uint64_t last = 0, t, grown, cache, minute;
+        char why[1024], got[64];
         md_array a;
 
         (void)state;
@@ -1099,6 +1102,16 @@ static void test_account_paces_growth(void **state) {
         assert_true(t - grown >= 6 * 5);
         assert_true(governor_account_kibs(&clock, (t - 1) * SEC) * 100 > 5120 * 120);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
+        /* Stalled through the next transition too: the explanation says what holds the cache. */
+        t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 0, 7000, 7000 }, 3, 2000, NULL, NULL);
+        assert_int_equal(a.tunables[MD_T_STRIPE_CACHE_SIZE].value, 4096);
+        governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, governor_grown_cache(&e), why, sizeof(why));
+        assert_non_null(strstr(why, "The users get 7000 KiB/s"));
+        assert_non_null(strstr(why, "Over the last minute, every step counted"));
+        minute = governor_account_kibs(&clock, clock.account[clock.accounted - 1].end_usec);
+        assert_true(minute * 100 <= 5120 * 120);
+        snprintf(got, sizeof(got), "they got %" PRIu64 " KiB/s", minute);
+        assert_non_null(strstr(why, got));
 }
 
 /*
