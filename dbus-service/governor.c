@@ -1069,6 +1069,12 @@ uint64_t governor_moves_kibs(const governor_clock *clock, unsigned bound_ms, uin
         return clock->rebuild_kibs;
 }
 
+uint64_t governor_minute_kibs(const governor_clock *clock, unsigned share) {
+        if (!clock || !clock->learnt_usec || !account_holds(clock, governor_target(clock->baseline_kibs, share)))
+                return 0;
+        return governor_account_kibs(clock, clock->account[clock->accounted - 1].end_usec);
+}
+
 bool governor_floor_held(const governor_clock *clock, unsigned share, uint64_t rate) {
         return clock && clock->learnt_usec && rate <= clock->held_kibs &&
                clock->users_kibs < governor_target(clock->baseline_kibs, share);
@@ -1122,14 +1128,14 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "The users get %" PRIu64 " KiB/s; alone they get %" PRIu64 " KiB/s, and they keep "
                                  "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %" PRIu64 " KiB/s.",
                                  clock->users_kibs, clock->baseline_kibs, share, target, rate);
-                        if (account_holds(clock, target)) {
+                        if (governor_minute_kibs(clock, share)) {
                                 size_t len = strlen(buf);
 
                                 snprintf(buf + len, size > len ? size - len : 0,
                                          " Over the last minute, every step counted, they got %" PRIu64
                                          " KiB/s: the rebuild gets more once that minute too leaves them more than "
                                          "a fifth above their share.",
-                                         governor_account_kibs(clock, clock->account[clock->accounted - 1].end_usec));
+                                         governor_minute_kibs(clock, share));
                         }
                         if (governor_floor_held(clock, share, rate)) {
                                 size_t len = strlen(buf);

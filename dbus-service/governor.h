@@ -334,6 +334,14 @@ uint64_t governor_grown_cache(const struct journal_entry *e);
 uint64_t governor_moves_kibs(const governor_clock *clock, unsigned bound_ms, uint64_t depth, uint64_t rate);
 
 /*
+ * While steering to a share of @share percent: what the users got over the
+ * last minute to their last step, KiB/s, every step counted, when that
+ * minute is what keeps the rebuild from more (the steps at the rate leave
+ * them more than a fifth above their share, the minute does not); else 0.
+ */
+uint64_t governor_minute_kibs(const governor_clock *clock, unsigned share);
+
+/*
  * While steering to a @share at @rate: whether the rate is the floor from
  * before the boost and the users still get less than their share (the
  * governor goes no lower).

@@ -374,7 +374,9 @@ static bool get_last_operation(const context *c, const md_array *a, DBusMessageI
  * until measured), moves (t, KiB/s: while steering, what the rebuild moved
  * over the last step when the users' requests held it below three quarters
  * of the rate, else 0), floor_held (b: steering to a share at the floor from
- * before the boost with the users still short of it), why (s). Empty when
+ * before the boost with the users still short of it), minute (t, KiB/s:
+ * steering to a share, what the users got over the last minute, every step
+ * counted, when that keeps the rebuild from more, else 0), why (s). Empty when
  * no governor follows a boost.
  */
 static bool get_governor(const context *c, const md_array *a, DBusMessageIter *it) {
@@ -399,6 +401,7 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
                 dbus_uint64_t cache = governor_grown_cache(e);
                 dbus_uint64_t moves = e->fit == GOVERNOR_STEERING ? governor_moves_kibs(clk, bound, depth, rate) : 0;
                 dbus_bool_t floor_held = e->fit == GOVERNOR_STEERING && !bound && governor_floor_held(clk, share, rate);
+                dbus_uint64_t minute = e->fit == GOVERNOR_STEERING && !bound ? governor_minute_kibs(clk, share) : 0;
                 char text[1024];
 
                 governor_explain(&c->cfg.profiles, e->fit, clk, share, bound, rate, depth, cache, text, sizeof(text));
@@ -415,6 +418,7 @@ static bool get_governor(const context *c, const md_array *a, DBusMessageIter *i
                      props_dict_add(&dict, "latency_us", DBUS_TYPE_UINT64, "t", &latency) &&
                      props_dict_add(&dict, "moves", DBUS_TYPE_UINT64, "t", &moves) &&
                      props_dict_add(&dict, "floor_held", DBUS_TYPE_BOOLEAN, "b", &floor_held) &&
+                     props_dict_add(&dict, "minute", DBUS_TYPE_UINT64, "t", &minute) &&
                      props_dict_add(&dict, "why", DBUS_TYPE_STRING, "s", &why);
         }
         return dbus_message_iter_close_container(it, &dict) && ok;

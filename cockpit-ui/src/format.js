@@ -169,6 +169,10 @@ export function governorText(gov) {
         return cockpit.format(_("The users get $0; alone they get $1, and they keep $2 % of it ($3). The rebuild runs at $4."),
                               formatSpeed(gov.users), formatSpeed(gov.baseline), share, formatSpeed(gov.target),
                               formatSpeed(gov.rate)) +
+            (gov.minute
+                ? " " + cockpit.format(_("Over the last minute, every step counted, they got $0: the rebuild gets more once that minute too leaves them more than a fifth above their share."),
+                                       formatSpeed(gov.minute))
+                : "") +
             (gov.floor_held
                 ? " " + _("That is the floor the array had before the boost, and the governor goes no lower: the users get less than their share. To give them more, restore, lower sync_speed_min and boost again.")
                 : "") +

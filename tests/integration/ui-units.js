@@ -138,6 +138,10 @@ test("governorText says what the governor does, in MiB/s, from the Governor prop
     assert.equal(fmt.governorText({ state: "steering", users_share: 25, rate: 8884, baseline: 44, users: 25, target: 11, stripe_cache: 15090 }),
                  "The users get 0.02 MiB/s; alone they get 0.04 MiB/s, and they keep 25 % of it (0.01 MiB/s). The rebuild runs at 8.68 MiB/s. " +
                  "Its stripe cache is 15090 stripes, more than fast's own, so that it reads more at each turn between the users' requests.");
+    // The steps at the rate leave the users room, their last minute (a stripe cache's transitions in it) does not.
+    assert.equal(fmt.governorText({ state: "steering", users_share: 50, rate: 5421, baseline: 42, users: 30, target: 21, minute: 24 }),
+                 "The users get 0.03 MiB/s; alone they get 0.04 MiB/s, and they keep 50 % of it (0.02 MiB/s). The rebuild runs at 5.29 MiB/s. " +
+                 "Over the last minute, every step counted, they got 0.02 MiB/s: the rebuild gets more once that minute too leaves them more than a fifth above their share.");
     // The disks hold the rebuild below its rate; at the floor from before the boost the users are still short.
     assert.equal(fmt.governorText({ state: "steering", users_share: 50, rate: 2180, baseline: 14855, users: 14845, target: 7400, moves: 1024 }),
                  "The users get 14.5 MiB/s; alone they get 14.5 MiB/s, and they keep 50 % of it (7.23 MiB/s). The rebuild runs at 2.13 MiB/s. " +
