@@ -725,12 +725,20 @@ uint64_t governor_account_kibs(const governor_clock *clock, uint64_t now) {
 /*
  * Whether the users' last minute, to their last step, is what keeps the
  * rebuild from more: the steps at this rate leave them the room above
- * @target and the minute does not.
+ * @target and the minute does not. The minute's KiB/s in @ret_minute (may
+ * be NULL) when it does.
  */
-static bool account_holds(const governor_clock *clock, uint64_t target) {
-        return clock->accounted > 0 && clock->users_kibs * 100 > target * (100 + HEADROOM_PERCENT) &&
-               governor_account_kibs(clock, clock->account[clock->accounted - 1].end_usec) * 100 <=
-                       target * (100 + HEADROOM_PERCENT);
+static bool account_holds(const governor_clock *clock, uint64_t target, uint64_t *ret_minute) {
+        uint64_t minute;
+
+        if (clock->accounted == 0 || clock->users_kibs * 100 <= target * (100 + HEADROOM_PERCENT))
+                return false;
+        minute = governor_account_kibs(clock, clock->account[clock->accounted - 1].end_usec);
+        if (minute * 100 > target * (100 + HEADROOM_PERCENT))
+                return false;
+        if (ret_minute)
+                *ret_minute = minute;
+        return true;
 }
 
 /*
@@ -949,7 +957,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
                 next = governor_next_rate(rate, clock->users_kibs, target, held_rate(e), high);
-                if (next > rate && account_holds(clock, target))
+                if (next > rate && account_holds(clock, target, NULL))
                         next = rate;
                 if (cache_steers(a, e)) {
                         uint64_t cache = a->tunables[MD_T_STRIPE_CACHE_SIZE].value, more = cache * 2;
@@ -1070,9 +1078,12 @@ uint64_t governor_moves_kibs(const governor_clock *clock, unsigned bound_ms, uin
 }
 
 uint64_t governor_minute_kibs(const governor_clock *clock, unsigned share) {
-        if (!clock || !clock->learnt_usec || !account_holds(clock, governor_target(clock->baseline_kibs, share)))
+        uint64_t minute;
+
+        if (!clock || !clock->learnt_usec ||
+            !account_holds(clock, governor_target(clock->baseline_kibs, share), &minute))
                 return 0;
-        return governor_account_kibs(clock, clock->account[clock->accounted - 1].end_usec);
+        return minute;
 }
 
 bool governor_floor_held(const governor_clock *clock, unsigned share, uint64_t rate) {
@@ -1122,20 +1133,21 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                                  "against the bound of %u ms over the next %" PRIu64 " s.",
                                  rate, depth_text, bound_ms, s->step_ms / 1000);
                 else if (clock && clock->learnt_usec) {
-                        uint64_t target = governor_target(clock->baseline_kibs, share);
+                        uint64_t target = governor_target(clock->baseline_kibs, share),
+                                 minute = governor_minute_kibs(clock, share);
 
                         snprintf(buf, size,
                                  "The users get %" PRIu64 " KiB/s; alone they get %" PRIu64 " KiB/s, and they keep "
                                  "%u %% of it (%" PRIu64 " KiB/s). The rebuild runs at %" PRIu64 " KiB/s.",
                                  clock->users_kibs, clock->baseline_kibs, share, target, rate);
-                        if (governor_minute_kibs(clock, share)) {
+                        if (minute) {
                                 size_t len = strlen(buf);
 
                                 snprintf(buf + len, size > len ? size - len : 0,
                                          " Over the last minute, every step counted, they got %" PRIu64
                                          " KiB/s: the rebuild gets more once that minute too leaves them more than "
                                          "a fifth above their share.",
-                                         governor_minute_kibs(clock, share));
+                                         minute);
                         }
                         if (governor_floor_held(clock, share, rate)) {
                                 size_t len = strlen(buf);
