@@ -26,7 +26,8 @@ $(VM_NOTIFY_PROBE): $(BUILD)/tests/vm/md-notify-probe.o
 # PID 1 (make install, D-Bus activation, the journal), check windows, and what
 # md itself accepts and how it throttles (the docs' statements about md, the
 # fake kernel's rules). They need mdboostd and
-# mdraid.so, which `check` builds through `all`.
+# mdraid.so, which `check` builds through `all`. And run-in-vm's own boots
+# (real-kernel-boot: a boot that never reaches its script is taken again).
 # Every tests/vm/real-kernel-* script is one.
 VM_TESTS += $(sort $(wildcard tests/vm/real-kernel-*))
 
