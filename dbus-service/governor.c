@@ -865,6 +865,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 clock->excess_kibs = 0;
                 clock->cache_short = 0;
                 clock->accounted = 0; /* what they were owed was a share of the old baseline */
+                clock->minute_held = false;
                 /*
                  * A first rate: the last one steered to, else the users' share
                  * taken from the floor the rebuild ran under before, or from
@@ -957,8 +958,21 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
                 next = governor_next_rate(rate, clock->users_kibs, target, held_rate(e), high);
-                if (next > rate && account_holds(clock, target, NULL))
-                        next = rate;
+                if (next > rate) {
+                        uint64_t minute;
+                        bool held = account_holds(clock, target, &minute);
+
+                        /* Said once when it begins to hold, not on every step it holds. */
+                        if (held && !clock->minute_held) {
+                                d->minute_holds = true;
+                                d->minute_kibs = minute;
+                                d->target_kibs = target;
+                        }
+                        clock->minute_held = held;
+                        if (held)
+                                next = rate;
+                } else if (next < rate)
+                        clock->minute_held = false;
                 if (cache_steers(a, e)) {
                         uint64_t cache = a->tunables[MD_T_STRIPE_CACHE_SIZE].value, more = cache * 2;
 

@@ -159,6 +159,7 @@ typedef struct governor_clock {
         /* The users' busy steps while steering since the baseline was learnt, judged or not, oldest first */
         governor_account_step account[GOVERNOR_ACCOUNT_STEPS];
         unsigned accounted; /* how many of account hold one */
+        bool minute_held;   /* the account holds back the rise the users' share would allow */
         /* Set by the caller every poll: the operation's live position (/proc/mdstat), KiB, when known. */
         bool position_known;
         uint64_t position_kib;
@@ -193,7 +194,9 @@ typedef struct governor_decision {
         bool changed_by_admin;  /* KEEP: sync_speed_min is no longer what the boost wrote */
         uint64_t users_kibs;    /* STEER: the users' throughput as judged (over the last steps) */
         uint64_t baseline_kibs; /* STEER: their throughput with the rebuild held back */
-        uint64_t target_kibs;   /* STEER: what they are to keep */
+        uint64_t target_kibs;   /* STEER, and with minute_holds: what they are to keep */
+        bool minute_holds;      /* the users' last minute has just begun to hold back a rise */
+        uint64_t minute_kibs;   /* with minute_holds: the users' KiB/s over that minute */
         uint64_t latency_us;    /* STEER with a bound: the users' estimated 99th percentile, µs; 0: not measured */
         unsigned bound_ms;      /* STEER with a bound: the bound */
         /* Every action that writes a limit: the band paced values keep to from now on (journal "paced"),

@@ -598,6 +598,12 @@ bool service_govern(context *c, const md_array *a, journal_entry *e, const gover
         unsigned n = 0;
         int r;
 
+        if (d->minute_holds)
+                log_info("%s: over their last minute, every step counted, the users got %" PRIu64
+                         " KiB/s, no more than a fifth above their share (%" PRIu64
+                         " KiB/s); the rebuild gets no more until that minute too leaves them more than a fifth "
+                         "above it",
+                         a->name, d->minute_kibs, d->target_kibs);
         switch (d->action) {
         case GOVERNOR_WAIT:
                 return false;

@@ -1089,6 +1089,7 @@ static void test_account_paces_growth(void **state) {
         governor_decision d;
         journal_entry e;
         uint64_t last = 0, t, grown, cache, minute;
+        unsigned held;
         char why[1024], got[64];
         md_array a;
 
@@ -1097,8 +1098,24 @@ static void test_account_paces_growth(void **state) {
         t = until_cache(&s, &a, &e, &clock, &last, t, 7000, 0, 2000, &cache);
         assert_int_equal(cache, 2048);
         grown = t;
-        t = until_cache(&s, &a, &e, &clock, &last, t, 7000, 5, 2000, &cache);
+        /* Until the cache grows again: the account begins to hold once, and that step says so, with the minute. */
+        held = 0;
+        cache = 0;
+        for (unsigned stalled = 5; t < grown + 60 && !cache; t++) {
+                poll_moved(&s, &a, &e, &clock, &last, t, stalled ? 0 : 7000, 2000, &d);
+                stalled -= stalled > 0;
+                apply(&a, &e, &d);
+                if (d.cache.kind != MD_V_ABSENT)
+                        cache = d.cache.value;
+                if (d.minute_holds) {
+                        held++;
+                        assert_int_equal(d.target_kibs, 5120);
+                        assert_int_equal(d.minute_kibs, governor_account_kibs(&clock, t * SEC));
+                        assert_true(d.minute_kibs * 100 <= 5120 * 120);
+                }
+        }
         assert_int_equal(cache, 4096);
+        assert_int_equal(held, 1);
         assert_true(t - grown >= 6 * 5);
         assert_true(governor_account_kibs(&clock, (t - 1) * SEC) * 100 > 5120 * 120);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
