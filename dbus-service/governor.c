@@ -523,11 +523,19 @@ static bool span_busy(const profile_settings *s, const md_array *a, const govern
         return governor_users_busy(s, kib, requests, now - clock->span_usec);
 }
 
+/*
+ * Whether the users are busy now; @ret_unjudged says that this poll tells
+ * nothing: the first read (a rate takes two) or counters that could not be
+ * read. The kernel's stat file always reads whole, but a read can fail, and
+ * unreadable counters taken for quiet users would lift the ceiling over
+ * users who are there; the next read that works measures from the last one
+ * that did.
+ */
 static bool users_busy(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
-                       uint64_t now, bool *ret_first) {
-        *ret_first = false;
+                       uint64_t now, bool *ret_unjudged) {
+        *ret_unjudged = false;
         if (a->io_sectors.kind != MD_V_NUMBER) {
-                clock->io_usec = 0; /* unknown: the users count as quiet */
+                *ret_unjudged = true;
         } else {
                 bool first = clock->io_usec == 0, read = !first && now > clock->io_usec;
 
@@ -543,7 +551,7 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
                         /* A rate takes two reads. After a restart, a held rebuild counts as busy from now. */
                         if (e->fit == GOVERNOR_LEARNING || e->fit == GOVERNOR_STEERING)
                                 clock->users_usec = now;
-                        *ret_first = true;
+                        *ret_unjudged = true;
                 }
         }
         return clock->users_usec != 0 && now - clock->users_usec < s->quiet_ms * 1000u;
@@ -797,17 +805,18 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                        uint64_t now, governor_decision *d) {
         unsigned share = e->users_share ? e->users_share : s->users_share, bound_ms = governor_bound_ms(s, e);
         uint64_t high, rate, next, step, target;
-        bool busy, first;
+        bool busy, unjudged;
 
-        busy = users_busy(s, a, e, clock, now, &first);
-        if (first)
-                return;
+        busy = users_busy(s, a, e, clock, now, &unjudged);
+        /* An admin's own value ends the governor on any poll, read or not. */
         if (!limit_ours(a, e, MD_T_SYNC_SPEED_MIN) || !limit_ours(a, e, MD_T_SYNC_SPEED_MAX) ||
             !limit_ours(a, e, MD_T_SYNC_IO_DEPTH) || (e->cache_low && !limit_ours(a, e, MD_T_STRIPE_CACHE_SIZE))) {
                 d->action = GOVERNOR_STOP;
                 d->next = GOVERNOR_DONE;
                 return;
         }
+        if (unjudged)
+                return;
         high = lift_ceiling(a, e).value;
         if (!md_tval_has_number(&e->written[MD_T_SYNC_SPEED_MIN]) || high <= held_rate(e)) {
                 /* Nothing between the held rate and the ceiling to steer in. */
@@ -1048,9 +1057,9 @@ static void pace(const md_array *a, const journal_entry *e, governor_clock *cloc
 static bool users_end_fit(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                           uint64_t now, governor_decision *d) {
         journal_entry fitted;
-        bool first;
+        bool unjudged;
 
-        if (!s->hold_ceiling || !clock->whole_kibs || !users_busy(s, a, e, clock, now, &first) || first)
+        if (!s->hold_ceiling || !clock->whole_kibs || !users_busy(s, a, e, clock, now, &unjudged) || unjudged)
                 return false;
         fitted = *e;
         fitted.fit = GOVERNOR_FREE;

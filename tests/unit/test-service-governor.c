@@ -1366,6 +1366,55 @@ static void test_steering_after_restart(void **state) {
         assert_int_equal(d.next, GOVERNOR_DONE);
 }
 
+/*
+ * Counters that cannot be read tell nothing: a governor held back for busy
+ * users keeps its rate through them, however long, and goes on from the
+ * next read that works; an admin's change still ends it.
+ */
+static void test_unreadable_counters(void **state) {
+        const md_tval unknown = { .kind = MD_V_UNKNOWN };
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = {};
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t;
+        md_array a;
+
+        (void)state;
+        s.quiet_ms = 30000;
+        boosted(&a, &e);
+        e.fit = GOVERNOR_STEERING;
+        e.written[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MIN] = loc(16000);
+        e.written[MD_T_SYNC_SPEED_MAX] = a.tunables[MD_T_SYNC_SPEED_MAX] = loc(16000);
+        e.earlier[MD_T_SYNC_SPEED_MAX] = loc(200000);
+        e.lift_ceiling = loc(200000);
+        /* Right after a restart, and for longer than quiet_ms: nothing lifts. */
+        a.io_sectors = unknown;
+        for (t = 500; t <= 540; t++) {
+                governor_step(&s, &a, &e, &clock, t * SEC, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        /* Readable again, the users busy: the governor learns them (a rebuild held back counts them busy). */
+        a.io_sectors = num(0);
+        last = 0;
+        poll_at(&s, &a, &e, &clock, &last, 541, 8000, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        poll_at(&s, &a, &e, &clock, &last, 542, 8000, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        /* Unreadable for a minute in the middle of the learn: still no lift. */
+        a.io_sectors = unknown;
+        for (t = 543; t <= 603; t++) {
+                governor_step(&s, &a, &e, &clock, t * SEC, &d);
+                assert_int_not_equal(d.action, GOVERNOR_LIFT);
+        }
+        /* The admin's own ceiling while unreadable: the governor stops. */
+        a.tunables[MD_T_SYNC_SPEED_MAX] = loc(90000);
+        governor_step(&s, &a, &e, &clock, 604 * SEC, &d);
+        assert_int_equal(d.action, GOVERNOR_STOP);
+        assert_int_equal(d.next, GOVERNOR_DONE);
+}
+
 /* md's counters to a latency, and one rung of the ladder at a time. */
 static void test_latency_ladder(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
@@ -1750,6 +1799,7 @@ int main(void) {
                 cmocka_unit_test(test_relearn_and_share),
                 cmocka_unit_test(test_admin_limit_stops),
                 cmocka_unit_test(test_steering_after_restart),
+                cmocka_unit_test(test_unreadable_counters),
                 cmocka_unit_test(test_latency_ladder),
                 cmocka_unit_test(test_bound_with_depth),
                 cmocka_unit_test(test_bound_without_depth),
