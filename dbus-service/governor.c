@@ -268,6 +268,12 @@ static uint64_t span_rebuild_kibs(const governor_clock *clock, uint64_t now) {
         return (clock->position_kib - clock->span_pos_kib) * 1000000 / (now - clock->span_usec);
 }
 
+/* Whether the rebuild's position was known over the whole span and did not move. */
+static bool span_rebuild_stalled(const governor_clock *clock, uint64_t now) {
+        return clock->span_pos_known && clock->position_known && clock->span_usec != 0 && now > clock->span_usec &&
+               clock->position_kib == clock->span_pos_kib;
+}
+
 /*
  * Whether a rate above @rate would give the rebuild more. Floor and ceiling
  * only hold md back, and below its floor md never does: when the users'
@@ -275,9 +281,12 @@ static uint64_t span_rebuild_kibs(const governor_clock *clock, uint64_t now) {
  * moves at what the disks leave it, below its rate, and a higher one
  * changes little but the number the governor reports. So the rate goes up
  * only while the rebuild kept to three quarters of it over the last step
- * (or where its position is not known).
+ * (or where its position is not known; a rebuild that did not move kept to
+ * none of it).
  */
 static bool rate_binds(const governor_clock *clock, uint64_t rate) {
+        if (clock->rebuild_stalled)
+                return false;
         return clock->rebuild_kibs == 0 || clock->rebuild_kibs * 4 >= rate * 3;
 }
 
@@ -621,6 +630,7 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                 clock->users_kibs = span_kibs(a, clock, now);
                 clock->latency_us = span_latency_us(a, clock);
                 clock->rebuild_kibs = span_rebuild_kibs(clock, now);
+                clock->rebuild_stalled = span_rebuild_stalled(clock, now);
                 span_start(a, clock, now);
                 if (clock->latency_us == 0)
                         return; /* too few requests in the step to judge */
@@ -916,6 +926,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 step = span_kibs(a, clock, now);
                 clock->rebuild_kibs = span_rebuild_kibs(clock, now);
+                clock->rebuild_stalled = span_rebuild_stalled(clock, now);
                 busy = span_busy(s, a, clock, now);
                 if (busy) {
                         uint64_t kib, requests;
@@ -967,6 +978,21 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         return;
                 rate = e->written[MD_T_SYNC_SPEED_MIN].value;
                 next = governor_next_rate(rate, clock->users_kibs, target, held_rate(e), high);
+                /*
+                 * md holds a resync to its ceiling by its average speed since
+                 * a mark up to 30 s old (ten marks 3 s apart, md_do_sync()),
+                 * sleeping while that average is above the ceiling. After a
+                 * quiet spell at the whole disks' speed, a lower ceiling stops
+                 * the rebuild for many seconds (16 s traced on 7.3 under the
+                 * bursty user), and over them the users get what they get
+                 * alone: far above their share, and nothing to do with the
+                 * rate. Neither the rate nor the stripe cache goes up for such
+                 * a step: raised for two of them, the rate took effect once md
+                 * went on, and the users got 40 and 26 % of what they got
+                 * alone in the two steps after, short of a 50 % share.
+                 */
+                if (next > rate && clock->rebuild_stalled)
+                        return;
                 if (next > rate) {
                         uint64_t minute;
                         bool held = account_holds(clock, target, &minute);

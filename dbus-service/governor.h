@@ -133,6 +133,7 @@ typedef struct governor_clock {
         uint64_t excess_kibs;    /* the users' throughput over the last step when above baseline_kibs, else 0 */
         uint64_t users_kibs;     /* the users' throughput as last judged (learnt, or over the last steps), KiB/s */
         uint64_t rebuild_kibs;   /* the rebuild's rate over the last step, KiB/s; 0 when unknown */
+        bool rebuild_stalled;    /* its position known, the rebuild did not move at all over the last step */
         uint64_t rate_kibs;      /* the rate last steered to, KiB/s; 0 before */
         uint64_t held_kibs;      /* the floor from before the boost, the least rate, when a share last steered */
         uint64_t io_requests;    /* the array's io_requests at io_usec */

@@ -899,6 +899,39 @@ static void test_rate_the_disks_allow(void **state) {
 }
 
 /*
+ * md stopped by its own average after a quiet spell: the rebuild's position
+ * stands still, and the users, far above their share over those steps,
+ * raise neither the rate nor the page's "moves at only". Once the rebuild
+ * keeps to its rate, the same users raise it.
+ */
+static void test_stalled_rebuild_raises_nothing(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t;
+        md_array a;
+
+        (void)state;
+        for (t = steered_moving(&s, &a, &e, &clock, &last, &d); t <= 134; t++) {
+                poll_moved(&s, &a, &e, &clock, &last, t, 12000, 0, &d);
+                assert_int_not_equal(d.action, GOVERNOR_STEER);
+                apply(&a, &e, &d);
+        }
+        assert_true(clock.rebuild_stalled);
+        assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
+        assert_int_equal(governor_moves_kibs(&clock, 0, 0, 8000), 0);
+        for (; t <= 150 && d.action != GOVERNOR_STEER; t++) {
+                poll_moved(&s, &a, &e, &clock, &last, t, 12000, 8000, &d);
+                if (d.action != GOVERNOR_STEER)
+                        apply(&a, &e, &d);
+        }
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 10100);
+        assert_false(clock.rebuild_stalled);
+}
+
+/*
  * One step (5 s) at a time with the users at each of @kibs in turn and the
  * rebuild moving @moved KiB a second (0: keeping to its rate), each
  * decision applied; after each, the rate in @ret_rates and the stripe cache
@@ -1791,6 +1824,7 @@ int main(void) {
                 cmocka_unit_test(test_pacing_at_the_held_rate),
                 cmocka_unit_test(test_steps_hold_whole_turns),
                 cmocka_unit_test(test_rate_the_disks_allow),
+                cmocka_unit_test(test_stalled_rebuild_raises_nothing),
                 cmocka_unit_test(test_stripe_cache_lever),
                 cmocka_unit_test(test_stripe_cache_odd_budget),
                 cmocka_unit_test(test_baseline_grows_on_two_steps),
