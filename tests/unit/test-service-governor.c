@@ -859,6 +859,20 @@ static void test_pacing_at_the_held_rate(void **state) {
 }
 
 /*
+ * Polls from @t to @end with the users at @kibs and the rebuild moving
+ * @moved KiB a second, each decision applied, until one STEERs (left in @d,
+ * not applied).
+ */
+static void until_steer(const profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                        uint64_t t, uint64_t end, uint64_t kibs, uint64_t moved, governor_decision *d) {
+        for (d->action = GOVERNOR_WAIT; t <= end && d->action != GOVERNOR_STEER; t++) {
+                poll_moved(s, a, e, clock, last, t, kibs, moved, d);
+                if (d->action != GOVERNOR_STEER)
+                        apply(a, e, d);
+        }
+}
+
+/*
  * Users above their share while the rebuild moves at a quarter of its rate
  * (their requests make the disks seek between its reads): the rate stays,
  * and the explanation says how fast the rebuild moves. Once the
@@ -886,11 +900,7 @@ static void test_rate_the_disks_allow(void **state) {
         assert_non_null(strstr(why, "it moves at only 2000 KiB/s;"));
         assert_int_equal(governor_moves_kibs(&clock, 0, 0, 8000), 2000); /* the page's figure */
         /* The rebuild keeps to its rate: up by a fifth at the next step. */
-        for (t = 141; t <= 150 && d.action != GOVERNOR_STEER; t++) {
-                poll_moved(&s, &a, &e, &clock, &last, t, 8000, 8000, &d);
-                if (d.action != GOVERNOR_STEER)
-                        apply(&a, &e, &d);
-        }
+        until_steer(&s, &a, &e, &clock, &last, 141, 150, 8000, 8000, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 10100);
         governor_explain(&s, e.fit, &clock, 50, 0, 8000, 0, 0, why, sizeof(why));
@@ -921,11 +931,7 @@ static void test_stalled_rebuild_raises_nothing(void **state) {
         assert_true(clock.rebuild_stalled);
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
         assert_int_equal(governor_moves_kibs(&clock, 0, 0, 8000), 0);
-        for (; t <= 150 && d.action != GOVERNOR_STEER; t++) {
-                poll_moved(&s, &a, &e, &clock, &last, t, 12000, 8000, &d);
-                if (d.action != GOVERNOR_STEER)
-                        apply(&a, &e, &d);
-        }
+        until_steer(&s, &a, &e, &clock, &last, t, 150, 12000, 8000, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 10100);
         assert_false(clock.rebuild_stalled);
