@@ -274,6 +274,12 @@ static bool span_rebuild_stalled(const governor_clock *clock, uint64_t now) {
                clock->position_kib == clock->span_pos_kib;
 }
 
+/* The rebuild over the span ending at @now: its rate and whether it stood still. */
+static void measure_rebuild(governor_clock *clock, uint64_t now) {
+        clock->rebuild_kibs = span_rebuild_kibs(clock, now);
+        clock->rebuild_stalled = span_rebuild_stalled(clock, now);
+}
+
 /*
  * Whether a rate above @rate would give the rebuild more. Floor and ceiling
  * only hold md back, and below its floor md never does: when the users'
@@ -629,8 +635,7 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                         return;
                 clock->users_kibs = span_kibs(a, clock, now);
                 clock->latency_us = span_latency_us(a, clock);
-                clock->rebuild_kibs = span_rebuild_kibs(clock, now);
-                clock->rebuild_stalled = span_rebuild_stalled(clock, now);
+                measure_rebuild(clock, now);
                 span_start(a, clock, now);
                 if (clock->latency_us == 0)
                         return; /* too few requests in the step to judge */
@@ -925,8 +930,7 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 if (!step_over(s, clock, now))
                         return;
                 step = span_kibs(a, clock, now);
-                clock->rebuild_kibs = span_rebuild_kibs(clock, now);
-                clock->rebuild_stalled = span_rebuild_stalled(clock, now);
+                measure_rebuild(clock, now);
                 busy = span_busy(s, a, clock, now);
                 if (busy) {
                         uint64_t kib, requests;
