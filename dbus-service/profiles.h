@@ -47,7 +47,7 @@ typedef struct profile_settings {
                              .fit_percent = 80,                                                                        \
                              .fit_after_ms = 30000,                                                                    \
                              .hold_ceiling = 1,                                                                        \
-                             .quiet_ms = 10000,                                                                        \
+                             .quiet_ms = 3000,                                                                         \
                              .users_share = 50,                                                                        \
                              .learn_ms = 10000,                                                                        \
                              .relearn_ms = 300000,                                                                     \

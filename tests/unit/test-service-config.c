@@ -24,7 +24,7 @@ static void test_defaults_and_keys(void **state) {
         assert_int_equal(c.profiles.fit_percent, 80);
         assert_int_equal(c.profiles.fit_after_ms, 30000);
         assert_int_equal(c.profiles.hold_ceiling, 1);
-        assert_int_equal(c.profiles.quiet_ms, 10000);
+        assert_int_equal(c.profiles.quiet_ms, 3000);
         assert_int_equal(c.profiles.users_share, 50);
         assert_int_equal(c.profiles.users_latency_ms, 0);
         assert_int_equal(c.profiles.learn_ms, 10000);

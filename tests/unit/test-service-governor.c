@@ -1222,6 +1222,8 @@ static void test_baseline_grows_on_two_steps(void **state) {
         md_array a;
 
         (void)state;
+        /* A quiet step (5 s) within steering: quiet_ms longer than a step, or it lifts. */
+        s.quiet_ms = 10000;
         t = steered_moving(&s, &a, &e, &clock, &last, &d);
         assert_int_equal(clock.baseline_kibs, 10240);
         /* One step at 16000, one within it: the baseline stays. */
@@ -1262,6 +1264,8 @@ static void test_judged_over_steps(void **state) {
         md_array a;
 
         (void)state;
+        /* A quiet step (5 s) within steering: quiet_ms longer than a step, or it lifts. */
+        s.quiet_ms = 10000;
         t = steered_moving(&s, &a, &e, &clock, &last, &d);
         /* A step a little short waits for a second; two short ones lower 8000 by 30 %. */
         t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 4500 }, 2, 0, rates, NULL);
@@ -1576,6 +1580,8 @@ static void test_bound_with_depth(void **state) {
         md_array a;
 
         (void)state;
+        /* A quiet step (5 s) within steering: quiet_ms longer than a step, or it lifts. */
+        s.quiet_ms = 10000;
         boosted(&a, &e);
         e.fit = GOVERNOR_FREE;
         e.users_latency_ms = 40;
