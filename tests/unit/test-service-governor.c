@@ -1199,6 +1199,17 @@ static void test_stripe_cache_odd_budget(void **state) {
         assert_int_equal(cache, 3773);
 }
 
+/*
+ * The defaults with quiet_ms longer than a step (5 s), for the tests that
+ * judge a quiet step within steering: at the default it lifts the ceiling.
+ */
+static profile_settings settings_quiet_step(void) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+
+        s.quiet_ms = 10000;
+        return s;
+}
+
 /* Polls @from to @to with the users at @kibs and the rebuild keeping to its rate, each decision applied. */
 static void steps_at(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
                      uint64_t from, uint64_t to, uint64_t kibs, governor_decision *d) {
@@ -1214,7 +1225,7 @@ static void steps_at(profile_settings *s, md_array *a, journal_entry *e, governo
  * one broken by a step within it or by quiet users, leaves it.
  */
 static void test_baseline_grows_on_two_steps(void **state) {
-        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        profile_settings s = settings_quiet_step();
         governor_clock clock = { .fit_start_usec = 1 };
         governor_decision d;
         journal_entry e;
@@ -1222,8 +1233,6 @@ static void test_baseline_grows_on_two_steps(void **state) {
         md_array a;
 
         (void)state;
-        /* A quiet step (5 s) within steering: quiet_ms longer than a step, or it lifts. */
-        s.quiet_ms = 10000;
         t = steered_moving(&s, &a, &e, &clock, &last, &d);
         assert_int_equal(clock.baseline_kibs, 10240);
         /* One step at 16000, one within it: the baseline stays. */
@@ -1256,7 +1265,7 @@ static void test_baseline_grows_on_two_steps(void **state) {
  * the count again.
  */
 static void test_judged_over_steps(void **state) {
-        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        profile_settings s = settings_quiet_step();
         governor_clock clock = { .fit_start_usec = 1 };
         governor_decision d;
         journal_entry e;
@@ -1264,8 +1273,6 @@ static void test_judged_over_steps(void **state) {
         md_array a;
 
         (void)state;
-        /* A quiet step (5 s) within steering: quiet_ms longer than a step, or it lifts. */
-        s.quiet_ms = 10000;
         t = steered_moving(&s, &a, &e, &clock, &last, &d);
         /* A step a little short waits for a second; two short ones lower 8000 by 30 %. */
         t = steps_of(&s, &a, &e, &clock, &last, t, (const uint64_t[]){ 4500, 4500 }, 2, 0, rates, NULL);
@@ -1572,7 +1579,7 @@ static void poll_io(const profile_settings *s, md_array *a, journal_entry *e, go
  * fewer requests in flight, the floor staying at the original.
  */
 static void test_bound_with_depth(void **state) {
-        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        profile_settings s = settings_quiet_step();
         governor_clock clock = {};
         governor_decision d;
         journal_entry e;
@@ -1580,8 +1587,6 @@ static void test_bound_with_depth(void **state) {
         md_array a;
 
         (void)state;
-        /* A quiet step (5 s) within steering: quiet_ms longer than a step, or it lifts. */
-        s.quiet_ms = 10000;
         boosted(&a, &e);
         e.fit = GOVERNOR_FREE;
         e.users_latency_ms = 40;
