@@ -124,7 +124,7 @@ static void after_step_down(uint64_t disks, uint64_t rate, bool paced, uint64_t 
         md_model m;
         pacer p = {};
 
-        pacer_band(rate, 1000, 200000, &band_low, &band_high);
+        pacer_band(rate, 0, 1000, 200000, &band_low, &band_high);
         md_start(&m, disks, 200000);
         for (unsigned s = 0; s < 60; s++) {
                 pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
@@ -162,7 +162,7 @@ static void test_step_down(void **state) {
         run_figures f;
 
         (void)state;
-        pacer_band(rate, 1000, 200000, &band_low, &band_high);
+        pacer_band(rate, 0, 1000, 200000, &band_low, &band_high);
         assert_int_equal(band_low, 2000);
         assert_int_equal(band_high, 32000);
         for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++) {
@@ -222,6 +222,62 @@ static void test_disks_cannot_keep_up(void **state) {
         cannot_keep_up(5 * SEC);
 }
 
+/* md's average as its sync_speed shows it: the progress since the oldest mark over the whole seconds since. */
+static uint64_t md_average(const md_model *m) {
+        uint64_t dt = (m->usec - m->oldest_usec) / SEC;
+
+        return (uint64_t)(m->kib - m->oldest_kib) / (dt ? dt : 1);
+}
+
+/*
+ * Users back after a minute at the disks' speed, paced in turns of 5 s to a
+ * tenth of it, within a band that stops at four times the rate or one whose
+ * top follows md's average (pacer_band): the rebuild's progress in each 3 s
+ * of the first 21 s in @ret_steps.
+ */
+static void back_from_quiet(bool follow_average, double ret_steps[7]) {
+        const uint64_t disks = 4000, rate = 400;
+        uint64_t low, high;
+        md_model m;
+        pacer p = {};
+
+        md_start(&m, disks, 200000);
+        for (unsigned s = 0; s < 60; s++) {
+                pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
+                md_run(&m, SEC);
+        }
+        pacer_sample_at(&p, m.usec, (uint64_t)m.kib);
+        pacer_start(&p, rate, 5 * SEC);
+        pacer_band(rate, follow_average ? md_average(&m) : 0, 1, 200000, &low, &high);
+        assert_true(follow_average ? high > (uint64_t)(1.2 * (double)disks) : high == 4 * rate);
+        poll_for(&m, &p, 21, low, high, ret_steps);
+}
+
+/*
+ * md's average holds the quiet minute for 30 s: under a top of four times
+ * the rate it stands still for more than 15 s of it, whatever the pacer
+ * wants; with the top above its average it goes on at the rate from the
+ * start, a turn (5 s' worth) at a time.
+ */
+static void test_back_from_quiet(void **state) {
+        const double rate = 400, turn = 5 * rate;
+        double steps[7], moved = 0, least, most;
+
+        (void)state;
+        back_from_quiet(false, steps);
+        for (unsigned i = 0; i < 5; i++)
+                moved += steps[i];
+        assert_true(moved < rate);
+        back_from_quiet(true, steps);
+        assert_true(steps[0] >= turn);
+        moved = 0;
+        for (unsigned i = 0; i < 7; i++)
+                moved += steps[i];
+        assert_true(moved >= 21 * rate);
+        spread(steps, 7, &least, &most);
+        assert_true(most <= 2 * turn);
+}
+
 static void test_history(void **state) {
         pacer p = {};
         uint64_t w = 7;
@@ -272,10 +328,10 @@ static void test_history(void **state) {
         {
                 uint64_t l, h;
 
-                pacer_band(1000, 2000, 3000, &l, &h);
+                pacer_band(1000, 0, 2000, 3000, &l, &h);
                 assert_int_equal(l, 2000);
                 assert_int_equal(h, 3000);
-                pacer_band(1000, 5000, 3000, &l, &h);
+                pacer_band(1000, 0, 5000, 3000, &l, &h);
                 assert_int_equal(l, 5000);
                 assert_int_equal(h, 5000);
         }
@@ -302,9 +358,8 @@ static void test_next_turn(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_step_down),
-                cmocka_unit_test(test_disks_cannot_keep_up),
-                cmocka_unit_test(test_history),
+                cmocka_unit_test(test_step_down),       cmocka_unit_test(test_disks_cannot_keep_up),
+                cmocka_unit_test(test_back_from_quiet), cmocka_unit_test(test_history),
                 cmocka_unit_test(test_next_turn),
         };
 
