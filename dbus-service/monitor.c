@@ -272,8 +272,9 @@ static void tally_sample(context *c, const md_array *a, array_object *o) {
                                    .policy = e->policy,
                                    .users_alone_kibs = w ? w->governor.baseline_kibs : 0,
                                    .steering = e->fit == GOVERNOR_STEERING,
-                                   .target = target };
-                b.position_known = b.steering && live_position(c, a, &b.position_kib);
+                                   .target = target,
+                                   .lifted = e->fit == GOVERNOR_FREE };
+                b.position_known = (b.steering || b.lifted) && live_position(c, a, &b.position_kib);
         }
         report_tally_sample(&o->tally, &c->cfg.profiles, a, loop_now_usec(), e ? &b : NULL, o->failures_tolerated == 0);
 }

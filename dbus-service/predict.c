@@ -10,6 +10,7 @@ static uint64_t seconds(uint64_t kib, uint64_t kibs) {
 }
 
 void predict(const prediction_input *in, prediction *ret) {
+        uint64_t quiet = in->quiet_kibs ? in->quiet_kibs : in->whole_kibs;
         prediction p = {};
 
         p.now_s = seconds(in->remaining_kib, in->now_kibs);
@@ -24,13 +25,12 @@ void predict(const prediction_input *in, prediction *ret) {
          * the operation, as over what went by, the users are busy the same
          * share of the time.
          */
-        if (in->whole_kibs && in->busy_known) {
+        if (quiet && in->busy_known) {
                 if (in->busy_permille == 0)
-                        p.governor_kibs = in->whole_kibs;
+                        p.governor_kibs = quiet;
                 else if (in->steered_kibs)
                         p.governor_kibs =
-                                (in->steered_kibs * in->busy_permille + in->whole_kibs * (1000 - in->busy_permille)) /
-                                1000;
+                                (in->steered_kibs * in->busy_permille + quiet * (1000 - in->busy_permille)) / 1000;
                 p.governor_s = seconds(in->remaining_kib, p.governor_kibs);
         }
         if (in->remaining_kib == 0)
@@ -44,6 +44,7 @@ void predict_input(const op_tally *t, const report_book *b, const char *uuid, co
 
         if (strcmp(t->steered_target, target) == 0)
                 in.steered_kibs = report_tally_steered_kibs(t);
+        in.quiet_kibs = report_tally_lifted_kibs(t);
 
         /* A minute of watching says how busy the users are; less is a guess. */
         if (t->sampled_usec >= 60ull * 1000000ull) {

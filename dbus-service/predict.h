@@ -14,11 +14,14 @@
  *    max gets. Read with quiet users under a ceiling it reached, it is only
  *    a lower bound;
  *  - the rate the governor kept while it steered busy users ("steered"),
- *    and how much of the time the users are busy.
- * The governor's rate is the steered rate while they are busy and the whole
- * rate while they are quiet, weighted by their busy share so far. Rates of
- * an earlier operation of the same kind on the array stand in until this
- * one has its own (predict_from_reports).
+ *    and how much of the time the users are busy;
+ *  - the rate the rebuild ran at while the governor held nothing back and
+ *    the users were quiet ("quiet"), from the live position.
+ * The governor's rate is the steered rate while they are busy and the quiet
+ * rate (or, until that is known, the whole one) while they are quiet,
+ * weighted by their busy share so far. Rates of an earlier operation of the
+ * same kind on the array stand in for the whole and the steered rates until
+ * this one has its own (predict_input).
  */
 
 #include <stdbool.h>
@@ -32,6 +35,7 @@ typedef struct prediction_input {
         uint64_t whole_kibs;    /* the rate with nothing holding it back, 0 unknown */
         bool whole_capped;      /* read while md's ceiling held it: max may do better */
         uint64_t steered_kibs;  /* the rate the governor kept for busy users, 0 unknown */
+        uint64_t quiet_kibs;    /* the rate it gave the rebuild while they were quiet, 0 unknown */
         unsigned busy_permille; /* how much of the time the users were busy, 0..1000 */
         bool busy_known;        /* whether the service has watched the users long enough to say */
 } prediction_input;

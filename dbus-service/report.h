@@ -58,6 +58,11 @@ typedef struct op_tally {
         bool steered_pos_known;       /* the last sample steered, at a known live position: */
         uint64_t steered_pos_kib;     /* ... this one, KiB */
         char steered_target[16];      /* the users' target it steered to: "50%" (a share) or "50ms" (a bound) */
+        uint64_t lifted_kib;          /* what the rebuild moved while the governor held nothing back and the users
+                                       * were quiet, KiB */
+        uint64_t lifted_usec;         /* ... in this time, from the live position */
+        bool lifted_pos_known;        /* the last sample was such a one, at a known live position: */
+        uint64_t lifted_pos_kib;      /* ... this one, KiB */
         uint64_t unboosted_kibs;      /* md's sync_speed at the last sample without a boost, 0 unknown */
         uint64_t before_boost_kibs;   /* ... at the one before the boost in place now came, 0 unknown or none */
         /* What the boost costs the users: */
@@ -100,7 +105,8 @@ typedef struct tally_boost {
         uint64_t users_alone_kibs;
         bool steering;      /* the governor steers the rebuild for busy users */
         const char *target; /* ... to this target ("50%", "50ms"), while steering */
-        /* While steering: the operation's live position (/proc/mdstat), KiB, when known */
+        bool lifted;        /* the governor holds nothing back: the boost's ceiling, for quiet users */
+        /* While steering or lifted: the operation's live position (/proc/mdstat), KiB, when known */
         bool position_known;
         uint64_t position_kib;
 } tally_boost;
@@ -117,6 +123,8 @@ void report_tally_sample(op_tally *t, const profile_settings *s, const md_array 
 
 /* The rate the governor kept for busy users so far, KiB/s; 0 unknown. */
 uint64_t report_tally_steered_kibs(const op_tally *t);
+/* The rate the rebuild ran at while the governor held nothing back from quiet users, KiB/s; 0 unknown. */
+uint64_t report_tally_lifted_kibs(const op_tally *t);
 
 /* The users' throughput while they were busy, KiB/s; 0 when they were busy for less than 10 s. */
 uint64_t report_users_busy_kibs(const tally_users *u);

@@ -201,6 +201,62 @@ static void test_tally_steered_measured(void **state) {
 }
 
 /*
+ * The bursty user (busy 30 s, quiet 30 s) under the governor: steered at
+ * 400 KiB/s while they are busy and 3 s into their quiet half, then held
+ * nothing back (5500 KiB/s). The quiet rate is what the live position moved
+ * in the samples with the users quiet and the governor holding nothing back:
+ * not the steered ones, nor the busy sample in which the governor had not
+ * yet seen them come back; known after md's averaging span of such samples.
+ */
+static void test_tally_lifted_rate(void **state) {
+        tally_boost steering = { .profile = "fast", .steering = true, .target = "50%", .position_known = true },
+                    lifted = { .profile = "fast", .lifted = true, .position_known = true };
+        md_array a = array();
+        op_tally t;
+        uint64_t now = 0, pos = 0;
+
+        (void)state;
+        report_tally_start(&t, &a, S(now));
+        for (int cycle = 0; cycle < 2; cycle++) {
+                for (int i = 0; i < 33; i++) {
+                        advance(&a, 1, i < 30 ? 8192 : 0, 3000);
+                        steering.position_kib = pos += 400;
+                        report_tally_sample(&t, DEFAULTS, &a, S(++now), &steering, false);
+                }
+                for (int i = 0; i < 27; i++) {
+                        advance(&a, 1, 0, 3000);
+                        lifted.position_kib = pos += 5500;
+                        report_tally_sample(&t, DEFAULTS, &a, S(++now), &lifted, false);
+                }
+                /* Back, and not yet steered: busy, not counted. */
+                advance(&a, 1, 8192, 3000);
+                lifted.position_kib = pos += 5000;
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &lifted, false);
+                if (cycle == 0)
+                        assert_int_equal(report_tally_lifted_kibs(&t), 0);
+        }
+        /* Each quiet spell's first sample only marks where it began. */
+        assert_int_equal(t.lifted_usec, S(52));
+        assert_int_equal(report_tally_lifted_kibs(&t), 5500);
+        /* The prediction weighs it for the quiet share, where the whole rate read under the fit is less. */
+        {
+                prediction_input in;
+                prediction p;
+
+                t.whole_kibs = 3500;
+                predict_input(&t, &(report_book){ 0 }, UUID1, "recover", "50%", &in);
+                assert_int_equal(in.quiet_kibs, 5500);
+                assert_true(in.busy_known);
+                in.remaining_kib = 1000000;
+                predict(&in, &p);
+                assert_int_equal(p.max_kibs, 3500);
+                assert_int_equal(p.governor_kibs,
+                                 (report_tally_steered_kibs(&t) * in.busy_permille + 5500 * (1000 - in.busy_permille)) /
+                                         1000);
+        }
+}
+
+/*
  * Held to a low rate, md moves its position in jumps (a window of stripes
  * at once, then a sleep until its average is back under the limit): the
  * steered rate is the jumps over the whole time, whatever the samples or
@@ -358,6 +414,16 @@ static void test_predict(void **state) {
         assert_int_equal(p.governor_kibs, (20480 * 250 + 102400 * 750) / 1000);
         assert_int_equal(p.governor_s, (100 * 1048576 + p.governor_kibs - 1) / p.governor_kibs);
         assert_false(p.max_at_most);
+        /* A quiet rate of its own stands for the quiet share instead of the whole rate; max keeps the whole. */
+        predict(&(prediction_input){ .remaining_kib = 100 * 1048576,
+                                     .whole_kibs = 102400,
+                                     .quiet_kibs = 81920,
+                                     .steered_kibs = 20480,
+                                     .busy_permille = 250,
+                                     .busy_known = true },
+                &p);
+        assert_int_equal(p.governor_kibs, (20480 * 250 + 81920 * 750) / 1000);
+        assert_int_equal(p.max_kibs, 102400);
         /* Users never busy: the governor gives the rebuild the whole disks, as max does. */
         predict(&(prediction_input){ .remaining_kib = 1000, .whole_kibs = 100, .busy_known = true }, &p);
         assert_int_equal(p.governor_s, 10);
@@ -450,6 +516,7 @@ int main(void) {
                 cmocka_unit_test(test_tally_steered_rate),
                 cmocka_unit_test(test_tally_steered_measured),
                 cmocka_unit_test(test_tally_steered_jumps),
+                cmocka_unit_test(test_tally_lifted_rate),
                 cmocka_unit_test(test_tally_steered_target),
                 cmocka_unit_test(test_tally_before_boost),
                 cmocka_unit_test(test_tally_users_under_boost),
