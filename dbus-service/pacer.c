@@ -75,8 +75,8 @@ static int64_t target_at(const pacer *p, uint64_t usec) {
 
 int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
         const pacer_sample *now;
-        uint64_t at, ahead, w = 0;
-        int64_t slack, ahead_max, lead;
+        uint64_t at, ahead, w = 0, cap = 0;
+        int64_t slack, ahead_max, lead, over;
         bool turn, found = false;
 
         if (p->rate == 0 || p->n == 0)
@@ -119,9 +119,17 @@ int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
         ahead = p->n > 1 ? now->usec - sample(p, 1)->usec : PACER_AHEAD_USEC;
         at = now->usec + (ahead == 0 ? PACER_AHEAD_USEC : ahead > PACER_AHEAD_MAX_USEC ? PACER_AHEAD_MAX_USEC : ahead);
         turn = p->slice_usec && target_at(p, at) - (int64_t)now->kib > (int64_t)(p->rate * p->slice_usec / 1000000 / 4);
+        /*
+         * Where those positions lie far apart (md's window still holds a
+         * spell at the disks' speed, and the rate is a small part of that),
+         * the greatest W would carry md many turns past the slice's end if
+         * its mark is the newest of them: W stays at most what stops md a
+         * turn past the end, whichever of them is its mark.
+         */
+        over = (int64_t)(p->rate * p->slice_usec / 1000000);
         for (unsigned age = 0; age < p->n; age++) {
                 const pacer_sample *ref = sample(p, age);
-                uint64_t back = now->usec - ref->usec, v;
+                uint64_t back = now->usec - ref->usec, v, c;
                 int64_t to;
 
                 if (back < PACER_MARK_MIN_USEC && age + 1 < p->n)
@@ -130,10 +138,15 @@ int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret) {
                         break;
                 to = target_at(p, at) - (int64_t)ref->kib;
                 v = to > 0 ? (uint64_t)to * 1000000 / (at - ref->usec) : 0;
+                c = to + over > 0 ? (uint64_t)(to + over) * 1000000 / (at - ref->usec) : 0;
                 if (!found || (turn ? v > w : v < w))
                         w = v;
+                if (!found || c < cap)
+                        cap = c;
                 found = true;
         }
+        if (turn && w > cap)
+                w = cap;
         *ret = w < low ? low : w > high ? high : w;
         return 0;
 }

@@ -230,13 +230,12 @@ static uint64_t md_average(const md_model *m) {
 }
 
 /*
- * Users back after a minute at the disks' speed, paced in turns of 5 s to a
- * tenth of it, within a band that stops at four times the rate or one whose
- * top follows md's average (pacer_band): the rebuild's progress in each 3 s
- * of the first 21 s in @ret_steps.
+ * Users back after a minute with the disks at @disks KiB/s, paced in turns
+ * of 5 s to @rate, within a band that stops at four times the rate or one
+ * whose top follows md's average (pacer_band): the rebuild's progress in
+ * each 3 s of the first 30 s in @ret_steps.
  */
-static void back_from_quiet(bool follow_average, double ret_steps[7]) {
-        const uint64_t disks = 4000, rate = 400;
+static void back_from_quiet(uint64_t disks, uint64_t rate, bool follow_average, double ret_steps[10]) {
         uint64_t low, high;
         md_model m;
         pacer p = {};
@@ -250,32 +249,42 @@ static void back_from_quiet(bool follow_average, double ret_steps[7]) {
         pacer_start(&p, rate, 5 * SEC);
         pacer_band(rate, follow_average ? md_average(&m) : 0, 1, 200000, &low, &high);
         assert_true(follow_average ? high > (uint64_t)(1.2 * (double)disks) : high == 4 * rate);
-        poll_for(&m, &p, 21, low, high, ret_steps);
+        poll_for(&m, &p, 30, low, high, ret_steps);
 }
 
 /*
  * md's average holds the quiet minute for 30 s: under a top of four times
  * the rate it stands still for more than 15 s of it, whatever the pacer
- * wants; with the top above its average it goes on at the rate from the
- * start, a turn (5 s' worth) at a time.
+ * wants (where four times the rate is well below that average); with the
+ * top above its average it goes on at the rate from the start, a turn (5 s'
+ * worth) at a time: over 30 s it moves the rate's worth, from 3 s of it
+ * short to two turns past, and no 3 s takes more than two turns' worth,
+ * however far the rate is below the disks' speed (md's oldest mark, in the
+ * quiet minute's last seconds, could be any of positions far apart).
  */
 static void test_back_from_quiet(void **state) {
-        const double rate = 400, turn = 5 * rate;
-        double steps[7], moved = 0, least, most;
+        static const uint64_t cases[][2] = { { 4000, 400 }, { 5000, 100 }, { 100000, 2000 }, { 100000, 20000 } };
+        double steps[10], moved, least, most;
 
         (void)state;
-        back_from_quiet(false, steps);
-        for (unsigned i = 0; i < 5; i++)
-                moved += steps[i];
-        assert_true(moved < rate);
-        back_from_quiet(true, steps);
-        assert_true(steps[0] >= turn);
-        moved = 0;
-        for (unsigned i = 0; i < 7; i++)
-                moved += steps[i];
-        assert_true(moved >= 21 * rate);
-        spread(steps, 7, &least, &most);
-        assert_true(most <= 2 * turn);
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                const double disks = (double)cases[i][0], rate = (double)cases[i][1], turn = 5 * rate;
+
+                back_from_quiet(cases[i][0], cases[i][1], false, steps);
+                moved = 0;
+                for (unsigned k = 0; k < 5; k++)
+                        moved += steps[k];
+                if (4 * rate < disks / 2)
+                        assert_true(moved < rate);
+                back_from_quiet(cases[i][0], cases[i][1], true, steps);
+                assert_true(steps[0] >= turn);
+                moved = 0;
+                for (unsigned k = 0; k < 10; k++)
+                        moved += steps[k];
+                assert_true(moved >= 27 * rate && moved <= 30 * rate + 2 * turn);
+                spread(steps, 10, &least, &most);
+                assert_true(most <= 2 * turn);
+        }
 }
 
 static void test_history(void **state) {
