@@ -359,8 +359,9 @@ uint64_t governor_target(uint64_t baseline, unsigned share) {
 }
 
 /*
- * The band of values paced to @rate in slices of @slice_usec (0: evenly),
- * with md's average at @average (pacer_band).
+ * Floor and ceiling at one @rate: from now on the pacer holds the rebuild
+ * to it, with values in a band around it that the journal records, in
+ * slices of @slice_usec (0: evenly).
  *
  * md compares its 30-s average with floor and ceiling: it sleeps while the
  * average is above the ceiling and runs at the disks' speed while it is
@@ -371,24 +372,9 @@ uint64_t governor_target(uint64_t baseline, unsigned share) {
  * turns the band reaches down to a quarter of the rate: the rate itself,
  * md's average over a turn, still never goes below the held floor.
  */
-static void pace_band(const md_array *a, const journal_entry *e, uint64_t rate, uint64_t slice_usec, uint64_t average,
-                      uint64_t *ret_low, uint64_t *ret_high) {
-        pacer_band(rate, average, slice_usec ? 1 : held_rate(e), lift_ceiling(a, e).value, ret_low, ret_high);
-}
-
-/* md's average rate over its last 30 s (sync_speed), 0 when it shows none. */
-static uint64_t md_average(const md_array *a) {
-        return a->sync_speed.kind == MD_V_NUMBER ? a->sync_speed.value : 0;
-}
-
-/*
- * Floor and ceiling at one @rate: from now on the pacer holds the rebuild
- * to it, with values in a band around it that the journal records, in
- * slices of @slice_usec (0: evenly).
- */
 static void pace_from(const md_array *a, const journal_entry *e, governor_clock *clock, uint64_t rate,
                       uint64_t slice_usec, governor_decision *d) {
-        pace_band(a, e, rate, slice_usec, md_average(a), &d->pace_low, &d->pace_high);
+        pacer_band(rate, slice_usec ? 1 : held_rate(e), lift_ceiling(a, e).value, &d->pace_low, &d->pace_high);
         pacer_start(&clock->pacer, rate, slice_usec);
 }
 
@@ -1070,35 +1056,21 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
  */
 static void pace(const md_array *a, const journal_entry *e, governor_clock *clock, governor_decision *d) {
         const md_tval *floor = &a->tunables[MD_T_SYNC_SPEED_MIN], *ceiling = &a->tunables[MD_T_SYNC_SPEED_MAX];
-        uint64_t w, low = e->pace_low, high = e->pace_high, wide_low, wide_high;
+        uint64_t w;
 
-        if (e->pace_high == 0 || !limit_ours(a, e, MD_T_SYNC_SPEED_MIN) || !limit_ours(a, e, MD_T_SYNC_SPEED_MAX))
-                return; /* an administrator's: the next step stops */
-        /*
-         * A band widened for md's average after a quiet spell (pacer_band)
-         * goes back to four times the rate once that average no longer
-         * needs more: from then on a value above it is an administrator's.
-         */
-        if (clock->pacer.rate) {
-                pace_band(a, e, clock->pacer.rate, clock->pacer.slice_usec, md_average(a), &wide_low, &wide_high);
-                pace_band(a, e, clock->pacer.rate, clock->pacer.slice_usec, 0, &low, &high);
-                if (wide_high != high || low != e->pace_low || high >= e->pace_high) {
-                        low = e->pace_low;
-                        high = e->pace_high;
-                }
-        }
-        if (pacer_limit(&clock->pacer, low, high, &w) < 0)
+        if (e->pace_high == 0 || pacer_limit(&clock->pacer, e->pace_low, e->pace_high, &w) < 0)
                 return;
-        if (floor->kind == MD_V_LOCAL && floor->value == w && ceiling->kind == MD_V_LOCAL && ceiling->value == w &&
-            high == e->pace_high)
+        if (!limit_ours(a, e, MD_T_SYNC_SPEED_MIN) || !limit_ours(a, e, MD_T_SYNC_SPEED_MAX))
+                return; /* an administrator's: the next step stops */
+        if (floor->kind == MD_V_LOCAL && floor->value == w && ceiling->kind == MD_V_LOCAL && ceiling->value == w)
                 return;
         d->action = GOVERNOR_PACE;
         d->next = GOVERNOR_STEERING;
         d->value = d->floor = (md_tval){ .kind = MD_V_LOCAL, .value = w };
         d->replaced = *ceiling;
         d->replaced_floor = *floor;
-        d->pace_low = low;
-        d->pace_high = high;
+        d->pace_low = e->pace_low;
+        d->pace_high = e->pace_high;
 }
 
 /*

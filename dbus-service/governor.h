@@ -175,7 +175,7 @@ typedef enum governor_action {
         GOVERNOR_STEER, /* write @value to sync_speed_min and sync_speed_max: the rebuild's rate */
         GOVERNOR_LIFT,  /* write @value (the boost's ceiling) to sync_speed_max */
         GOVERNOR_STOP,  /* an administrator changed a limit: following ends, nothing is written */
-        GOVERNOR_PACE, /* write @value to sync_speed_min and sync_speed_max, within the entry's pace band or a narrower */
+        GOVERNOR_PACE,  /* write @value to sync_speed_min and sync_speed_max, within the entry's pace band */
         _GOVERNOR_ACTION_MAX,
 } governor_action;
 

@@ -34,11 +34,8 @@ void pacer_stop(pacer *p) {
         p->rate = 0;
 }
 
-void pacer_band(uint64_t rate, uint64_t average, uint64_t low, uint64_t high, uint64_t *ret_low, uint64_t *ret_high) {
-        uint64_t l = rate / PACER_BAND_FACTOR, h = rate * PACER_BAND_FACTOR;
-
-        if (average + average / 4 > h)
-                h = average + average / 4;
+void pacer_band(uint64_t rate, uint64_t low, uint64_t high, uint64_t *ret_low, uint64_t *ret_high) {
+        uint64_t l = rate / 4, h = rate * 4;
 
         if (l < low)
                 l = low;

@@ -100,15 +100,5 @@ int pacer_limit(pacer *p, uint64_t low, uint64_t high, uint64_t *ret);
  */
 uint64_t pacer_next_turn(const pacer *p, uint64_t usec);
 
-/*
- * The band paced values of rate @rate keep to: a quarter to four times it,
- * within [@low, @high]; its top a quarter above @average, md's own average
- * (its sync_speed; 0 when unknown), where that is higher. After a spell at
- * the disks' speed md's average holds the spell for 30 s, and the value
- * that keeps the rebuild on a line from where it is lies close to that
- * average: held to four times the rate, md would stand still until the
- * spell had left its window (20 s and more under the benchmark's bursty
- * user), while the users got all of the disks.
- */
-#define PACER_BAND_FACTOR 4
-void pacer_band(uint64_t rate, uint64_t average, uint64_t low, uint64_t high, uint64_t *ret_low, uint64_t *ret_high);
+/* The band paced values of rate @rate keep to: a quarter to four times it, within [@low, @high]. */
+void pacer_band(uint64_t rate, uint64_t low, uint64_t high, uint64_t *ret_low, uint64_t *ret_high);

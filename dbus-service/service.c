@@ -567,11 +567,8 @@ static const char *const governed_audit[_GOVERNOR_ACTION_MAX] = {
 /*
  * Pacing: floor and ceiling to @d's value every poll or so. The journal is
  * not saved: the value is within the band it holds, which counts as the
- * boost's own for Restore and for the governor. A band that narrows is
- * saved after the value inside it is written, so that what the kernel
- * holds is within the band the journal has at every moment. A write that
- * fails ends the governor and leaves the limits as they are (still the
- * boost's own).
+ * boost's own for Restore and for the governor. A write that fails ends the
+ * governor and leaves the limits as they are (still the boost's own).
  */
 static bool pace_write(context *c, const md_array *a, journal_entry *e, const governor_decision *d) {
         static const md_tunable ts[] = { MD_T_SYNC_SPEED_MIN, MD_T_SYNC_SPEED_MAX };
@@ -584,13 +581,8 @@ static bool pace_write(context *c, const md_array *a, journal_entry *e, const go
                 return false;
         for (size_t i = 0; r == 0 && i < sizeof(ts) / sizeof(ts[0]); i++)
                 r = md_tunable_write(&c->root, a->name, ts[i], text, &back);
-        if (r >= 0) {
-                if (d->pace_low == e->pace_low && d->pace_high == e->pace_high)
-                        return false;
-                e->pace_low = d->pace_low;
-                e->pace_high = d->pace_high;
-                return true;
-        }
+        if (r >= 0)
+                return false;
         log_warning("%s: could not write the governor's paced rate %s KiB/s: %s; the governor stops and the limits "
                     "stay as they are",
                     a->name, text, strerror(-r));

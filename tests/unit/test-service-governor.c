@@ -85,12 +85,9 @@ static void boosted(md_array *a, journal_entry *e) {
 /* What service_govern does with a decision whose writes succeed. */
 static void apply(md_array *a, journal_entry *e, const governor_decision *d) {
         if (d->action == GOVERNOR_PACE) {
-                /* The kernel, then a band that narrows: the journal's band already holds the value. */
+                /* The kernel only: the journal's band already holds the value. */
                 assert_true(d->value.value >= e->pace_low && d->value.value <= e->pace_high);
-                assert_true(d->pace_low == e->pace_low && d->pace_high <= e->pace_high);
-                assert_true(d->value.value <= d->pace_high);
                 a->tunables[MD_T_SYNC_SPEED_MIN] = a->tunables[MD_T_SYNC_SPEED_MAX] = d->value;
-                e->pace_high = d->pace_high;
                 return;
         }
         if (d->pace_high || governor_writes_floor(d->action)) {
@@ -774,74 +771,6 @@ static void test_pacing(void **state) {
 }
 
 /*
- * Users back after a quiet spell, steered from the last rate at once: md's
- * average still holds the spell (60000 KiB/s, above four times the rate),
- * and the band reaches a quarter above it, so that the pacer can keep md on
- * its line from the return instead of leaving it still until the spell has
- * left md's window. Once that average is within four times the rate the
- * band narrows back with the next paced value, and a value above four times
- * the rate is an administrator's again.
- */
-static void test_band_follows_average(void **state) {
-        profile_settings s = PROFILE_SETTINGS_DEFAULT;
-        governor_clock clock = { .fit_start_usec = 1 };
-        governor_decision d;
-        journal_entry e;
-        uint64_t last = 0, t;
-        md_array a;
-
-        (void)state;
-        t = steered_moving(&s, &a, &e, &clock, &last, &d);
-        assert_int_equal(e.pace_high, 32000);
-        /* Quiet: the ceiling lifts, and md runs at the disks' speed. */
-        for (; t < 130 && d.action != GOVERNOR_LIFT; t++) {
-                poll_moved(&s, &a, &e, &clock, &last, t, 0, 8000, &d);
-                if (d.action == GOVERNOR_PACE)
-                        apply(&a, &e, &d);
-        }
-        assert_int_equal(d.action, GOVERNOR_LIFT);
-        apply(&a, &e, &d);
-        a.sync_speed = num(60000);
-        for (; t < 140; t++)
-                poll_moved(&s, &a, &e, &clock, &last, t, 0, 60000, &d);
-        /* Back: steered at once, in a band up to a quarter above md's average. */
-        for (; t < 145 && d.action != GOVERNOR_STEER; t++)
-                poll_moved(&s, &a, &e, &clock, &last, t, 10240, 60000, &d);
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.value.value, 8000);
-        assert_int_equal(d.pace_low, 2000);
-        assert_int_equal(d.pace_high, 75000);
-        apply(&a, &e, &d);
-        /* md stands still on its line a poll later: the value that keeps it there is above four times the rate. */
-        poll_moved(&s, &a, &e, &clock, &last, t++, 10240, 0, &d);
-        assert_int_equal(d.action, GOVERNOR_PACE);
-        assert_true(d.value.value > 32000 && d.value.value <= 75000);
-        assert_int_equal(d.pace_high, 75000);
-        apply(&a, &e, &d);
-        /* Its average still above four times the rate: the band stays. */
-        a.sync_speed = num(40000);
-        poll_moved(&s, &a, &e, &clock, &last, t++, 10240, 8000, &d);
-        assert_int_equal(e.pace_high, 75000);
-        if (d.action == GOVERNOR_PACE) {
-                assert_int_equal(d.pace_high, 75000);
-                apply(&a, &e, &d);
-        }
-        /* Within it: the band narrows with the next paced value, even one md has already. */
-        a.sync_speed = num(25000);
-        poll_moved(&s, &a, &e, &clock, &last, t++, 10240, 8000, &d);
-        assert_int_equal(d.action, GOVERNOR_PACE);
-        assert_int_equal(d.pace_low, 2000);
-        assert_int_equal(d.pace_high, 32000);
-        assert_true(d.value.value <= 32000);
-        apply(&a, &e, &d);
-        assert_int_equal(e.pace_high, 32000);
-        /* An administrator's 50000, inside the band before, ends the governor now. */
-        a.tunables[MD_T_SYNC_SPEED_MAX] = loc(50000);
-        poll_moved(&s, &a, &e, &clock, &last, t++, 10240, 8000, &d);
-        assert_int_equal(d.action, GOVERNOR_STOP);
-}
-
-/*
  * Steering in turns of 5 s with the service polling every 1.5 s, as on a
  * slow host: every step holds exactly one turn's start. Steps of 5 s that
  * end at the first poll after them last 6 s and slide over the turns, one
@@ -903,8 +832,6 @@ static void test_pacing_at_the_held_rate(void **state) {
         t = steered_moving(&s, &a, &e, &clock, &last, &d);
         /* Users at 2048 of their 5120 KiB/s, step after step: 8000 down by 30 % each until the held rate. */
         for (; t < 200 && e.written[MD_T_SYNC_SPEED_MIN].value > 1000; t++) {
-                /* The rebuild keeps to the rate: md's average is the rate. */
-                a.sync_speed = num(e.written[MD_T_SYNC_SPEED_MIN].value);
                 poll_moved(&s, &a, &e, &clock, &last, t, 2048, e.written[MD_T_SYNC_SPEED_MIN].value, &d);
                 if (d.action == GOVERNOR_STEER) {
                         assert_true(d.value.value < e.written[MD_T_SYNC_SPEED_MIN].value);
@@ -1911,7 +1838,6 @@ int main(void) {
                 cmocka_unit_test(test_waiting_users_are_busy),
                 cmocka_unit_test(test_learn_after_settling),
                 cmocka_unit_test(test_pacing),
-                cmocka_unit_test(test_band_follows_average),
                 cmocka_unit_test(test_pacing_at_the_held_rate),
                 cmocka_unit_test(test_steps_hold_whole_turns),
                 cmocka_unit_test(test_rate_the_disks_allow),
