@@ -122,13 +122,13 @@ static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64
 
 /*
  * The rate the governor's quiet spells give the rebuild: what the live
- * position moved while it held nothing back (its ceiling the boost's,
- * after a fit or lifted) and the users were quiet,
- * summed sample by sample. The whole rate (note_rates) is taken while md
- * runs below its floor, which under a fit is with the users busy: on disks
- * that seek they take part of the disks even then (the bursty user's VM
- * gave 3400 to 3500 KiB/s that way, quiet disks 5200 to 5700), and md's
- * average never follows a quiet spell shorter than its 30 s.
+ * position moved while it held nothing back (its ceiling the boost's, after
+ * a fit or lifted) and the users were quiet, summed sample by sample. The
+ * whole rate (note_rates) is mostly taken while md runs below its floor,
+ * which under a fit is with the users busy: on disks that seek they take
+ * part of the disks even then (3400 to 3500 KiB/s under the benchmark's
+ * bursty user, where the quiet disks gave 5200 to 5700), and md's average
+ * never follows a quiet spell shorter than its 30 s.
  */
 static void note_lifted(op_tally *t, uint64_t dt, const tally_boost *boost, bool busy) {
         if (!boost || !boost->lifted || busy || !boost->position_known) {
