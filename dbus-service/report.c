@@ -49,6 +49,26 @@ void report_tally_start(op_tally *t, const md_array *a, uint64_t now_usec) {
 }
 
 /*
+ * Adds what the live position moved since the last sample, at @pos_kib
+ * now, to @kib over @usec, and keeps @pos_kib as the last (@known): a
+ * position that went back (a new operation's) or a sample long after the
+ * last (the service was stopped) adds nothing.
+ */
+static void add_moved(uint64_t *kib, uint64_t *usec, bool *known, uint64_t *last_kib, uint64_t pos_kib, uint64_t dt) {
+        if (*known && pos_kib >= *last_kib && dt < SAMPLE_MAX_USEC) {
+                *kib += pos_kib - *last_kib;
+                *usec += dt;
+        }
+        *known = true;
+        *last_kib = pos_kib;
+}
+
+/* A rate summed over samples is known after md's own averaging span of them: KiB/s, or 0. */
+static uint64_t span_rate(uint64_t kib, uint64_t usec) {
+        return usec >= MD_SYNC_SPEED_SPAN_USEC ? kib * 1000000u / usec : 0;
+}
+
+/*
  * The rates the prediction rests on (predict.h), from a sample in which the
  * users were @busy or not. The rebuild runs with nothing holding it back
  * while md is below its floor (md_do_sync() then applies no limit at all,
@@ -105,12 +125,8 @@ static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64
          * that never let it do; it stands in where the position is unknown.
          */
         if (boost->position_known) {
-                if (t->steered_pos_known && boost->position_kib >= t->steered_pos_kib && dt < SAMPLE_MAX_USEC) {
-                        t->steered_kib += boost->position_kib - t->steered_pos_kib;
-                        t->steered_usec += dt;
-                }
-                t->steered_pos_known = true;
-                t->steered_pos_kib = boost->position_kib;
+                add_moved(&t->steered_kib, &t->steered_usec, &t->steered_pos_known, &t->steered_pos_kib,
+                          boost->position_kib, dt);
         } else {
                 t->steered_pos_known = false;
                 if (speed && now_usec - t->steering_since_usec >= SETTLED_USEC) {
@@ -135,17 +151,11 @@ static void note_lifted(op_tally *t, uint64_t dt, const tally_boost *boost, bool
                 t->lifted_pos_known = false;
                 return;
         }
-        if (t->lifted_pos_known && boost->position_kib >= t->lifted_pos_kib && dt < SAMPLE_MAX_USEC) {
-                t->lifted_kib += boost->position_kib - t->lifted_pos_kib;
-                t->lifted_usec += dt;
-        }
-        t->lifted_pos_known = true;
-        t->lifted_pos_kib = boost->position_kib;
+        add_moved(&t->lifted_kib, &t->lifted_usec, &t->lifted_pos_known, &t->lifted_pos_kib, boost->position_kib, dt);
 }
 
-/* Known, as the steered rate, after md's averaging span of such samples. */
 uint64_t report_tally_lifted_kibs(const op_tally *t) {
-        return t->lifted_usec >= MD_SYNC_SPEED_SPAN_USEC ? t->lifted_kib * 1000000u / t->lifted_usec : 0;
+        return span_rate(t->lifted_kib, t->lifted_usec);
 }
 
 /*
@@ -154,7 +164,7 @@ uint64_t report_tally_lifted_kibs(const op_tally *t) {
  * over less.
  */
 uint64_t report_tally_steered_kibs(const op_tally *t) {
-        return t->steered_usec >= MD_SYNC_SPEED_SPAN_USEC ? t->steered_kib * 1000000u / t->steered_usec : 0;
+        return span_rate(t->steered_kib, t->steered_usec);
 }
 
 void report_tally_sample(op_tally *t, const profile_settings *s, const md_array *a, uint64_t now_usec,
