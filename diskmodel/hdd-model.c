@@ -47,6 +47,35 @@ static double draw(hdd_disk *d) {
         return (double)(x >> 11) / 9007199254740992.0; /* 2^53 */
 }
 
+double hdd_position_ms(const hdd_disk *d, uint64_t offset, uint32_t count) {
+        double rate = hdd_rate(d, offset), rev = hdd_revolution_ms();
+
+        if (count > 0 && offset >= d->passed_from && offset + count <= d->passed_to)
+                return 0.0;
+        if (offset == d->head)
+                return 0.0;
+        if (offset > d->head && (double)(offset - d->head) < rate * rev / 1000.0)
+                return (double)(offset - d->head) / rate * 1000.0;
+        return hdd_seek_ms(d, d->head, offset) + rev / 2;
+}
+
+size_t hdd_next(const hdd_disk *d, const hdd_queued *q, size_t n, double age_ms) {
+        size_t best = 0;
+        double best_ms;
+
+        if (q[0].waited_ms >= age_ms)
+                return 0;
+        best_ms = hdd_position_ms(d, q[0].offset, q[0].count);
+        for (size_t i = 1; i < n; i++) {
+                double ms = hdd_position_ms(d, q[i].offset, q[i].count);
+                if (ms < best_ms) {
+                        best = i;
+                        best_ms = ms;
+                }
+        }
+        return best;
+}
+
 double hdd_request_ms(hdd_disk *d, uint64_t offset, uint32_t count) {
         double rate = hdd_rate(d, offset), rev = hdd_revolution_ms(), track = rate * rev / 1000.0, ms;
 

@@ -29,6 +29,7 @@
  * at the same place costs (no write cache).
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define HDD_RPM 7200
@@ -57,6 +58,29 @@ double hdd_seek_ms(const hdd_disk *d, uint64_t from, uint64_t to);
 
 /* One revolution in ms. */
 double hdd_revolution_ms(void);
+
+/*
+ * What the disk expects to spend in ms before a request at @offset transfers,
+ * the head where it is: nothing at the head or for bytes it turned past, the
+ * turn past a gap on the track, else a seek and half a revolution.
+ */
+double hdd_position_ms(const hdd_disk *d, uint64_t offset, uint32_t count);
+
+/* A request in the disk's queue. */
+typedef struct hdd_queued {
+        uint64_t offset;
+        uint32_t count;
+        double waited_ms; /* since it arrived */
+} hdd_queued;
+
+/*
+ * Which of @n (> 0) queued requests, oldest first, a disk that queues
+ * commands (SATA's NCQ) serves next: the one it reaches soonest
+ * (hdd_position_ms; the older of two alike), unless the oldest has waited
+ * @age_ms or more, which then goes first so that a stream next to the head
+ * cannot keep a request elsewhere waiting for ever.
+ */
+size_t hdd_next(const hdd_disk *d, const hdd_queued *q, size_t n, double age_ms);
 
 /*
  * The time in ms a request of @count bytes at @offset takes, the head where

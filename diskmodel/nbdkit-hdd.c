@@ -3,14 +3,15 @@
  * nbdkit-mdboost-hdd-plugin: serves a file as the hard disk of hdd-model.h.
  *
  *   nbdkit --unix SOCKET build/diskmodel/nbdkit-mdboost-hdd-plugin.so \
- *          file=DISK.img [scale=10] [seed=N]
+ *          file=DISK.img [scale=10] [seed=N] [queue=fifo|ncq] [age=500]
  *
  * Each request takes the model's time multiplied by scale: at scale=10 the
  * disk seeks ten times slower and transfers ten times slower (8.2 MB/s on
  * its outer zone), so an emulated CPU keeps up with it while seeking costs
  * what it costs on the real disk against the same transfer. One request is
- * served at a time, across every connection, in the order they arrive, as
- * one actuator without command queueing does.
+ * served at a time, across every connection: in the order they arrive
+ * (queue=fifo, a disk without command queueing), or, as a SATA disk with
+ * NCQ does, the queued one it reaches soonest (queue=ncq).
  */
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
@@ -18,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +34,21 @@
 static char *filename;
 static unsigned scale = 10;
 static uint64_t seed = 1;
+static bool ncq;              /* queue=ncq: the queued request the head reaches soonest first */
+static uint64_t age_ms = 500; /* queue=ncq: one that has waited this long (the real disk's ms) first */
 static int fd = -1;
 static hdd_disk disk;
+static pthread_cond_t disk_free; /* queue=ncq: the actuator took a request */
+
+/* The queue's waits end at times of the model's timeline, CLOCK_MONOTONIC. */
+static void hdd_load(void) {
+        pthread_condattr_t attr;
+
+        pthread_condattr_init(&attr);
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+        pthread_cond_init(&disk_free, &attr);
+        pthread_condattr_destroy(&attr);
+}
 
 static void hdd_unload(void) {
         if (fd >= 0)
@@ -58,7 +73,17 @@ static int hdd_config(const char *key, const char *value) {
         }
         if (strcmp(key, "seed") == 0)
                 return nbdkit_parse_uint64_t("seed", value, &seed);
-        nbdkit_error("unknown parameter '%s' (file=, scale=, seed=)", key);
+        if (strcmp(key, "queue") == 0) {
+                if (strcmp(value, "fifo") != 0 && strcmp(value, "ncq") != 0) {
+                        nbdkit_error("queue is fifo or ncq, not '%s'", value);
+                        return -1;
+                }
+                ncq = strcmp(value, "ncq") == 0;
+                return 0;
+        }
+        if (strcmp(key, "age") == 0)
+                return nbdkit_parse_uint64_t("age", value, &age_ms);
+        nbdkit_error("unknown parameter '%s' (file=, scale=, seed=, queue=, age=)", key);
         return -1;
 }
 
@@ -106,7 +131,7 @@ static uint64_t now_nsec(void) {
 /*
  * The disk's own timeline. nbdkit hands every request to the plugin as it
  * arrives (the parallel thread model), so the moment a request is queued
- * here is its arrival at the disk. The model then serves them one after the
+ * here is its arrival at the disk. queue=fifo serves them one after the
  * other in that order: a request that arrives while the disk is busy starts
  * when the one before it ends by the model, not when this process got round
  * to answering that one (a busy host may wake a sleep late; a real disk
@@ -119,8 +144,8 @@ static uint64_t now_nsec(void) {
 static pthread_mutex_t disk_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t busy_until; /* CLOCK_MONOTONIC ns the last queued request ends */
 
-/* Queues a request arriving now; returns when it ends by the model. */
-static uint64_t queue(uint32_t count, uint64_t offset) {
+/* queue=fifo: queues a request arriving now; returns when it ends by the model. */
+static uint64_t queue_fifo(uint32_t count, uint64_t offset) {
         uint64_t arrival = now_nsec(), start, end;
         double ms;
 
@@ -131,6 +156,85 @@ static uint64_t queue(uint32_t count, uint64_t offset) {
         busy_until = end;
         pthread_mutex_unlock(&disk_lock);
         return end;
+}
+
+/*
+ * queue=ncq: the requests wait in the disk's queue in the order they
+ * arrived. Each time the actuator is free by the model's timeline, it takes
+ * of those that had arrived by then the one hdd_next() picks. Whoever holds
+ * the lock makes the choices that are due; a request not yet chosen waits
+ * until the actuator is next free, so a late wake-up changes when the host
+ * answers, never what the disk chose or when by the model.
+ */
+
+/* SATA's NCQ holds 32 commands (qemu's NBD client sends at most 16 at once). */
+#define QUEUE_MAX 32
+
+typedef struct waiting {
+        uint64_t arrival, offset, end;
+        uint32_t count;
+        bool served;
+        struct waiting *next;
+} waiting;
+
+static waiting *queued; /* arrival order */
+
+/* The requests that had arrived by @at, as the disk's queue then, and which it takes. */
+static waiting **choose(uint64_t at) {
+        hdd_queued q[QUEUE_MAX];
+        waiting **from[QUEUE_MAX];
+        size_t n = 0;
+
+        for (waiting **w = &queued; *w && (*w)->arrival <= at && n < QUEUE_MAX; w = &(*w)->next) {
+                q[n] = (hdd_queued){ .offset = (*w)->offset,
+                                     .count = (*w)->count,
+                                     .waited_ms = (double)(at - (*w)->arrival) / 1e6 / scale };
+                from[n++] = w;
+        }
+        return from[hdd_next(&disk, q, n, (double)age_ms)];
+}
+
+static void dispatch(uint64_t now) {
+        while (queued) {
+                uint64_t at = queued->arrival > busy_until ? queued->arrival : busy_until;
+                waiting **w, *r;
+
+                if (at > now)
+                        break;
+                w = choose(at);
+                r = *w;
+                *w = r->next;
+                r->end = at + (uint64_t)(hdd_request_ms(&disk, r->offset, r->count) * scale * 1e6);
+                r->served = true;
+                busy_until = r->end;
+                pthread_cond_broadcast(&disk_free);
+        }
+}
+
+static uint64_t queue_ncq(uint32_t count, uint64_t offset) {
+        waiting r = { .offset = offset, .count = count }, **tail;
+
+        pthread_mutex_lock(&disk_lock);
+        r.arrival = now_nsec(); /* under the lock: the queue stays in arrival order */
+        for (tail = &queued; *tail; tail = &(*tail)->next)
+                ;
+        *tail = &r;
+        for (;;) {
+                struct timespec until;
+
+                dispatch(now_nsec());
+                if (r.served)
+                        break;
+                until.tv_sec = (time_t)(busy_until / 1000000000u);
+                until.tv_nsec = (long)(busy_until % 1000000000u);
+                pthread_cond_timedwait(&disk_free, &disk_lock, &until);
+        }
+        pthread_mutex_unlock(&disk_lock);
+        return r.end;
+}
+
+static uint64_t queue(uint32_t count, uint64_t offset) {
+        return ncq ? queue_ncq(count, offset) : queue_fifo(count, offset);
 }
 
 /* Sleeps until @end, the request's end by the model. */
@@ -187,12 +291,15 @@ static struct nbdkit_plugin plugin = {
         .longname = "mdboost's modelled 7200 rpm hard disk",
         .version = "1",
         .description = "Serves a file as a 7200 rpm disk that seeks, turns and transfers slower inward",
+        .load = hdd_load,
         .unload = hdd_unload,
         .config = hdd_config,
         .config_complete = hdd_config_complete,
         .config_help = "file=<PATH>     (required) the disk's contents; its size is the disk's\n"
                        "scale=<N>       every time multiplied by N (default 10)\n"
-                       "seed=<N>        the rotational draws' seed (default 1)",
+                       "seed=<N>        the rotational draws' seed (default 1)\n"
+                       "queue=fifo|ncq  in arrival order, or the one the head reaches soonest (default fifo)\n"
+                       "age=<MS>        queue=ncq: one that has waited MS (the real disk's) goes first (default 500)",
         .magic_config_key = "file",
         .errno_is_preserved = 1, /* pread and pwrite leave errno for the client */
         .open = hdd_open,

@@ -133,11 +133,64 @@ static void test_random_reads(void **state) {
         within(hdd_revolution_ms(), 8.333, 0.001);
 }
 
+/* What the queue chooses by: nothing at the head, a gap's turn, else a seek and half a turn. */
+static void test_position(void **state) {
+        hdd_disk d;
+
+        (void)state;
+        hdd_init(&d, SIZE, 1);
+        hdd_request_ms(&d, 0, 65536);
+        assert_true(hdd_position_ms(&d, 65536, 65536) == 0.0);
+        within(hdd_position_ms(&d, 65536 * 3, 65536), 65536.0 * 2 / 82e6 * 1000, 0.01);
+        within(hdd_position_ms(&d, SIZE / 2, 4096), hdd_seek_ms(&d, 65536, SIZE / 2) + hdd_revolution_ms() / 2, 0.001);
+        within(hdd_position_ms(&d, 0, 4096), hdd_seek_ms(&d, 65536, 0) + hdd_revolution_ms() / 2, 0.001);
+        /* Asking changes nothing: the same answer, the head where it was. */
+        within(hdd_position_ms(&d, 0, 4096), hdd_seek_ms(&d, 65536, 0) + hdd_revolution_ms() / 2, 0.001);
+        assert_int_equal(d.head, 65536);
+        /* Bytes the platter turned past cost nothing. */
+        hdd_request_ms(&d, 65536 * 3, 65536);
+        assert_true(hdd_position_ms(&d, 65536, 65536) == 0.0);
+}
+
+/*
+ * The queue serves the request the head reaches soonest, the older of two
+ * alike, and the oldest first once it has waited the age.
+ */
+static void test_next(void **state) {
+        hdd_disk d;
+        hdd_queued q[4] = {
+                { .offset = SIZE / 2, .count = 4096, .waited_ms = 30 },
+                { .offset = SIZE / 8, .count = 4096, .waited_ms = 20 },
+                { .offset = 1048576, .count = 4096, .waited_ms = 10 },
+                { .offset = 1048576, .count = 4096, .waited_ms = 5 },
+        };
+
+        (void)state;
+        hdd_init(&d, SIZE, 1);
+        hdd_request_ms(&d, 0, 1048576);
+        assert_int_equal(hdd_next(&d, q, 4, 500), 2);
+        assert_int_equal(hdd_next(&d, q, 2, 500), 1);
+        assert_int_equal(hdd_next(&d, q, 1, 500), 0);
+        /* The oldest has waited the age: it goes first, however far. */
+        assert_int_equal(hdd_next(&d, q, 4, 30), 0);
+        assert_int_equal(hdd_next(&d, q, 4, 31), 2);
+        /* Two streams, eight requests queued each: the head stays on its own. */
+        {
+                hdd_queued s[16];
+                for (int i = 0; i < 8; i++) {
+                        s[2 * i] = (hdd_queued){ .offset = SIZE / 2 + (uint64_t)i * 131072, .count = 131072 };
+                        s[2 * i + 1] = (hdd_queued){ .offset = 1048576 + (uint64_t)i * 131072, .count = 131072 };
+                }
+                assert_int_equal(hdd_next(&d, s, 16, 500), 1);
+        }
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_seek_curve),     cmocka_unit_test(test_zones),
                 cmocka_unit_test(test_stream),         cmocka_unit_test(test_gap_on_track),
                 cmocka_unit_test(test_late_neighbour), cmocka_unit_test(test_random_reads),
+                cmocka_unit_test(test_position),       cmocka_unit_test(test_next),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
