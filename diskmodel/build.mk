@@ -5,8 +5,9 @@
 # or the Debian package, which ship nothing of it.
 HDD_MODEL_OBJ := $(BUILD)/diskmodel/hdd-model.o
 HDD_PLUGIN    := $(BUILD)/diskmodel/nbdkit-mdboost-hdd-plugin.so
+HDD_RATE      := $(BUILD)/diskmodel/hdd-random-rate
 
-TOOL_TARGETS += $(HDD_PLUGIN)
+TOOL_TARGETS += $(HDD_PLUGIN) $(HDD_RATE)
 DEB_PACKAGES += nbdkit nbdkit-plugin-dev
 
 # nbdkit-plugin.h, on `make tools` alone too.
@@ -17,6 +18,10 @@ hdd-plugin-deps:
 
 $(HDD_PLUGIN): $(BUILD)/diskmodel/nbdkit-hdd.o $(HDD_MODEL_OBJ)
 	$(CC) $(LDFLAGS) -shared -o $@ $^ -lm
+
+# What the model alone gives random reads at a depth, for suite-hdd.sh.
+$(HDD_RATE): $(BUILD)/diskmodel/hdd-random-rate.o $(HDD_MODEL_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 $(BUILD)/tests/unit/test-hdd-model.o: override CPPFLAGS += -Idiskmodel
 $(BUILD)/tests/test-hdd-model: $(BUILD)/tests/unit/test-hdd-model.o $(HDD_MODEL_OBJ)

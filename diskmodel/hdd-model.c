@@ -60,15 +60,15 @@ double hdd_position_ms(const hdd_disk *d, uint64_t offset, uint32_t count) {
 }
 
 size_t hdd_next(const hdd_disk *d, const hdd_queued *q, size_t n, double age_ms) {
+        /* What reaching the far end of the disk costs: a full stroke and half a turn. */
+        double far_ms = HDD_SEEK_SHORT_MS + HDD_SEEK_STROKE_MS + hdd_revolution_ms() / 2, best_ms = 0;
         size_t best = 0;
-        double best_ms;
 
-        if (q[0].waited_ms >= age_ms)
+        if (age_ms <= 0)
                 return 0;
-        best_ms = hdd_position_ms(d, q[0].offset, q[0].count);
-        for (size_t i = 1; i < n; i++) {
-                double ms = hdd_position_ms(d, q[i].offset, q[i].count);
-                if (ms < best_ms) {
+        for (size_t i = 0; i < n; i++) {
+                double ms = hdd_position_ms(d, q[i].offset, q[i].count) - q[i].waited_ms / age_ms * far_ms;
+                if (i == 0 || ms < best_ms) {
                         best = i;
                         best_ms = ms;
                 }
@@ -97,4 +97,33 @@ double hdd_request_ms(hdd_disk *d, uint64_t offset, uint32_t count) {
         ms += (double)count / rate * 1000.0;
         d->head = offset + count;
         return ms;
+}
+
+double hdd_random_rate(uint64_t size, uint32_t count, size_t depth, bool ncq, double age_ms, unsigned n,
+                       uint64_t seed) {
+        hdd_disk d, offsets;
+        hdd_queued q[64];
+        uint64_t blocks = size / count;
+        double total = 0;
+
+        if (depth < 1 || depth > 64 || blocks == 0 || n == 0)
+                return 0.0;
+        hdd_init(&d, size, seed);
+        hdd_init(&offsets, size, seed ^ 0x5deece66dull); /* the offsets' own draws */
+        for (size_t i = 0; i < depth; i++)
+                q[i] = (hdd_queued){ .offset = (uint64_t)(draw(&offsets) * (double)blocks) * count, .count = count };
+        for (unsigned served = 0; served < n; served++) {
+                size_t next = ncq ? hdd_next(&d, q, depth, age_ms) : 0;
+                double ms = hdd_request_ms(&d, q[next].offset, q[next].count);
+
+                total += ms;
+                /* The rest wait on, in arrival order; a new one joins at the end. */
+                for (size_t i = next; i + 1 < depth; i++)
+                        q[i] = q[i + 1];
+                for (size_t i = 0; i + 1 < depth; i++)
+                        q[i].waited_ms += ms;
+                q[depth - 1] =
+                        (hdd_queued){ .offset = (uint64_t)(draw(&offsets) * (double)blocks) * count, .count = count };
+        }
+        return total > 0 ? n / (total / 1000.0) : 0.0;
 }

@@ -29,6 +29,7 @@
  * at the same place costs (no write cache).
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,9 +77,11 @@ typedef struct hdd_queued {
 /*
  * Which of @n (> 0) queued requests, oldest first, a disk that queues
  * commands (SATA's NCQ) serves next: the one it reaches soonest
- * (hdd_position_ms; the older of two alike), unless the oldest has waited
- * @age_ms or more, which then goes first so that a stream next to the head
- * cannot keep a request elsewhere waiting for ever.
+ * (hdd_position_ms), each request's time counted down by what reaching the
+ * far end of the disk costs for every @age_ms it has waited (the older of
+ * two alike). A stream next to the head thus keeps a request elsewhere
+ * waiting for at most about @age_ms, and a deep random queue is served
+ * nearest first without starving any; @age_ms 0 serves them as they came.
  */
 size_t hdd_next(const hdd_disk *d, const hdd_queued *q, size_t n, double age_ms);
 
@@ -88,3 +91,11 @@ size_t hdd_next(const hdd_disk *d, const hdd_queued *q, size_t n, double age_ms)
  * leaves it where it is for bytes it turned past (0 ms).
  */
 double hdd_request_ms(hdd_disk *d, uint64_t offset, uint32_t count);
+
+/*
+ * Random reads of @count bytes over the whole of a disk of @size bytes,
+ * kept @depth deep (each one that ends replaced at once, as fio does),
+ * served in arrival order or, with @ncq, as hdd_next() picks with @age_ms:
+ * how many end a second, by the model, over @n of them from @seed.
+ */
+double hdd_random_rate(uint64_t size, uint32_t count, size_t depth, bool ncq, double age_ms, unsigned n, uint64_t seed);

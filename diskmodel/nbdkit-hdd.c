@@ -11,7 +11,8 @@
  * what it costs on the real disk against the same transfer. One request is
  * served at a time, across every connection: in the order they arrive
  * (queue=fifo, a disk without command queueing), or, as a SATA disk with
- * NCQ does, the queued one it reaches soonest (queue=ncq).
+ * NCQ does, the queued one it reaches soonest, waiting counted against
+ * reaching (queue=ncq, hdd_next()).
  */
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
@@ -35,7 +36,7 @@ static char *filename;
 static unsigned scale = 10;
 static uint64_t seed = 1;
 static bool ncq;              /* queue=ncq: the queued request the head reaches soonest first */
-static uint64_t age_ms = 500; /* queue=ncq: one that has waited this long (the real disk's ms) first */
+static uint64_t age_ms = 500; /* queue=ncq: waiting this long (the real disk's ms) outweighs any seek */
 static int fd = -1;
 static hdd_disk disk;
 static pthread_cond_t disk_free; /* queue=ncq: the actuator took a request */
@@ -299,7 +300,7 @@ static struct nbdkit_plugin plugin = {
                        "scale=<N>       every time multiplied by N (default 10)\n"
                        "seed=<N>        the rotational draws' seed (default 1)\n"
                        "queue=fifo|ncq  in arrival order, or the one the head reaches soonest (default fifo)\n"
-                       "age=<MS>        queue=ncq: one that has waited MS (the real disk's) goes first (default 500)",
+                       "age=<MS>        queue=ncq: waiting MS (the real disk's) outweighs any seek (default 500)",
         .magic_config_key = "file",
         .errno_is_preserved = 1, /* pread and pwrite leave errno for the client */
         .open = hdd_open,

@@ -154,15 +154,17 @@ static void test_position(void **state) {
 
 /*
  * The queue serves the request the head reaches soonest, the older of two
- * alike, and the oldest first once it has waited the age.
+ * alike; waiting counts against reaching: after the age, the far end of the
+ * disk goes before the head's own next bytes.
  */
 static void test_next(void **state) {
+        double far = HDD_SEEK_SHORT_MS + HDD_SEEK_STROKE_MS + hdd_revolution_ms() / 2;
         hdd_disk d;
         hdd_queued q[4] = {
                 { .offset = SIZE / 2, .count = 4096, .waited_ms = 30 },
                 { .offset = SIZE / 8, .count = 4096, .waited_ms = 20 },
                 { .offset = 1048576, .count = 4096, .waited_ms = 10 },
-                { .offset = 1048576, .count = 4096, .waited_ms = 5 },
+                { .offset = 1048576, .count = 4096, .waited_ms = 10 },
         };
 
         (void)state;
@@ -171,9 +173,19 @@ static void test_next(void **state) {
         assert_int_equal(hdd_next(&d, q, 4, 500), 2);
         assert_int_equal(hdd_next(&d, q, 2, 500), 1);
         assert_int_equal(hdd_next(&d, q, 1, 500), 0);
-        /* The oldest has waited the age: it goes first, however far. */
-        assert_int_equal(hdd_next(&d, q, 4, 30), 0);
-        assert_int_equal(hdd_next(&d, q, 4, 31), 2);
+        /* Age 0: in the order they came. */
+        assert_int_equal(hdd_next(&d, q, 4, 0), 0);
+        /* The far end of the disk against the head's next bytes: the far one once it has waited the age. */
+        {
+                hdd_queued two[2] = {
+                        { .offset = SIZE - 4096, .count = 4096, .waited_ms = 499 },
+                        { .offset = 1048576, .count = 4096 },
+                };
+                assert_true(hdd_position_ms(&d, SIZE - 4096, 4096) <= far);
+                assert_int_equal(hdd_next(&d, two, 2, 500), 1);
+                two[0].waited_ms = 500;
+                assert_int_equal(hdd_next(&d, two, 2, 500), 0);
+        }
         /* Two streams, eight requests queued each: the head stays on its own. */
         {
                 hdd_queued s[16];
@@ -185,12 +197,38 @@ static void test_next(void **state) {
         }
 }
 
+/*
+ * Random reads kept deep: in arrival order every one is a random seek, as
+ * one at a time; nearest first they end more often, and more with a
+ * deeper queue, but never as if the seeks were free.
+ */
+static void test_random_rate(void **state) {
+        double one, fifo16, ncq4, ncq16, ncq32;
+
+        (void)state;
+        one = hdd_random_rate(SIZE, 4096, 1, false, 500, 100000, 1);
+        fifo16 = hdd_random_rate(SIZE, 4096, 16, false, 500, 100000, 1);
+        ncq4 = hdd_random_rate(SIZE, 4096, 4, true, 500, 100000, 1);
+        ncq16 = hdd_random_rate(SIZE, 4096, 16, true, 500, 100000, 1);
+        ncq32 = hdd_random_rate(SIZE, 4096, 32, true, 500, 100000, 1);
+        within(one, 1000 / (HDD_SEEK_SHORT_MS + HDD_SEEK_STROKE_MS * 8.0 / 15.0 + hdd_revolution_ms() / 2), 0.01);
+        within(fifo16, one, 0.01);
+        within(hdd_random_rate(SIZE, 4096, 16, true, 0, 100000, 1), one, 0.01);
+        assert_true(ncq4 > one * 1.1);
+        assert_true(ncq16 > ncq4);
+        assert_true(ncq32 >= ncq16 * 0.99);
+        assert_true(ncq32 < 1000 / (HDD_SEEK_SHORT_MS + hdd_revolution_ms() / 2));
+        assert_true(hdd_random_rate(SIZE, 4096, 0, true, 500, 100, 1) == 0.0);
+        assert_true(hdd_random_rate(SIZE, 4096, 65, true, 500, 100, 1) == 0.0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_seek_curve),     cmocka_unit_test(test_zones),
                 cmocka_unit_test(test_stream),         cmocka_unit_test(test_gap_on_track),
                 cmocka_unit_test(test_late_neighbour), cmocka_unit_test(test_random_reads),
                 cmocka_unit_test(test_position),       cmocka_unit_test(test_next),
+                cmocka_unit_test(test_random_rate),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
