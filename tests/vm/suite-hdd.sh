@@ -3,8 +3,8 @@
 #
 # Runs inside the test VM on one disk served by the modelled hard disk
 # (tests/integration/hdd-model: run-in-vm --disk-model hdd --disk-scale
-# HDD_SCALE): fio, direct, must find the disk the model describes, within
-# 10 %:
+# HDD_SCALE --disk-queue HDD_QUEUE): fio, direct, must find the disk the
+# model describes, within 10 %:
 #   - a sequential read for 5 s at the start, the middle and the end of the
 #     disk, after a second that takes the seek there, runs at the published
 #     zone rates, 82, 72 and 44 MB/s, divided by the scale: the model joins
@@ -25,7 +25,13 @@
 #     curve and the rotation give: a seek of 4 + 17.5 * 8/15 = 13.3 ms on
 #     average between two uniform offsets, half a turn at 7200 rpm
 #     (4.17 ms) and a 4 KiB transfer, each multiplied by the scale: 5.7 a
-#     second at scale 10.
+#     second at scale 10;
+#   - the same 16 deep, as many as qemu's NBD client lets reach the disk at
+#     once, for 30 s: the rate the model gives that queue
+#     (build/diskmodel/hdd-random-rate, which serves the queue by the same
+#     rule as the plugin), divided by the scale: 7.6 a second with ncq, 5.7
+#     with fifo. It holds the plugin to its timeline: a choice made late, or
+#     among the wrong requests, would show here.
 # What the guest adds (virtio, qemu's NBD client, nbdkit) must stay inside
 # the margin.
 set -u
@@ -33,6 +39,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 scale=${HDD_SCALE:?}
+queue=${HDD_QUEUE:?}
 disk=$(vm_disk 0)
 size=$(blockdev --getsize64 "$disk")
 vm_log "$disk: $size bytes, scale $scale"
@@ -89,5 +96,12 @@ want=$(awk -v s="$scale" 'BEGIN { ms = 4 + 17.5 * 8 / 15 + 60000 / 7200 / 2 + 40
 iops=$(fio_json random --rw=randread --bs=4k --iodepth=1 --norandommap --randrepeat=1 --runtime=20 --time_based |
 	jq -r '.jobs[0].read.iops')
 vm_check "random 4 KiB reads: $(awk -v i="$iops" 'BEGIN { printf "%.2f", i }') a second, the model's $want" within "$iops" "$want"
+
+model=$("$VM_BUILD/diskmodel/hdd-random-rate" "$size" 4096 16 "$queue")
+want=$(awk -v m="$model" -v s="$scale" 'BEGIN { printf "%.3f", m / s }')
+iops=$(fio_json random16 --rw=randread --bs=4k --iodepth=16 --norandommap --randrepeat=1 --runtime=30 --time_based |
+	jq -r '.jobs[0].read.iops')
+vm_check "random 4 KiB reads 16 deep on the $queue queue: $(awk -v i="$iops" 'BEGIN { printf "%.2f", i }') a second, the model's $want" \
+	within "$iops" "$want"
 
 vm_finish
