@@ -47,16 +47,36 @@ static double draw(hdd_disk *d) {
         return (double)(x >> 11) / 9007199254740992.0; /* 2^53 */
 }
 
-double hdd_position_ms(const hdd_disk *d, uint64_t offset, uint32_t count) {
-        double rate = hdd_rate(d, offset), rev = hdd_revolution_ms();
+/* Where a request stands against the head, before its transfer. */
+typedef enum reach {
+        REACH_PASSED, /* bytes the platter turned past on the way to a later request */
+        REACH_HEAD,   /* the head's own next bytes */
+        REACH_GAP,    /* further on the same track: the platter turns past the gap */
+        REACH_SEEK,   /* anywhere else: a seek, then a wait for the sector */
+} reach;
 
+/* Which of the four @offset is, and the gap's turn or the seek in @ret_ms (0 for the others). */
+static reach reach_of(const hdd_disk *d, uint64_t offset, uint32_t count, double *ret_ms) {
+        double rate = hdd_rate(d, offset);
+
+        *ret_ms = 0.0;
         if (count > 0 && offset >= d->passed_from && offset + count <= d->passed_to)
-                return 0.0;
+                return REACH_PASSED;
         if (offset == d->head)
-                return 0.0;
-        if (offset > d->head && (double)(offset - d->head) < rate * rev / 1000.0)
-                return (double)(offset - d->head) / rate * 1000.0;
-        return hdd_seek_ms(d, d->head, offset) + rev / 2;
+                return REACH_HEAD;
+        if (offset > d->head && (double)(offset - d->head) < rate * hdd_revolution_ms() / 1000.0) {
+                *ret_ms = (double)(offset - d->head) / rate * 1000.0;
+                return REACH_GAP;
+        }
+        *ret_ms = hdd_seek_ms(d, d->head, offset);
+        return REACH_SEEK;
+}
+
+double hdd_position_ms(const hdd_disk *d, uint64_t offset, uint32_t count) {
+        double ms;
+
+        /* The sector's wait is drawn only when it is served: half a turn expected. */
+        return reach_of(d, offset, count, &ms) == REACH_SEEK ? ms + hdd_revolution_ms() / 2 : ms;
 }
 
 size_t hdd_next(const hdd_disk *d, const hdd_queued *q, size_t n, double age_ms) {
@@ -77,24 +97,25 @@ size_t hdd_next(const hdd_disk *d, const hdd_queued *q, size_t n, double age_ms)
 }
 
 double hdd_request_ms(hdd_disk *d, uint64_t offset, uint32_t count) {
-        double rate = hdd_rate(d, offset), rev = hdd_revolution_ms(), track = rate * rev / 1000.0, ms;
+        double ms;
 
-        if (count > 0 && offset >= d->passed_from && offset + count <= d->passed_to) {
+        switch (reach_of(d, offset, count, &ms)) {
+        case REACH_PASSED:
                 /* Its time was the turn past it; what is left of the gap stays. */
                 d->passed_from = offset + count;
                 return 0.0;
-        }
-        if (offset == d->head)
-                ms = 0.0;
-        else if (offset > d->head && (double)(offset - d->head) < track) {
-                ms = (double)(offset - d->head) / rate * 1000.0;
+        case REACH_HEAD:
+                break;
+        case REACH_GAP:
                 d->passed_from = d->head;
                 d->passed_to = offset;
-        } else {
-                ms = hdd_seek_ms(d, d->head, offset) + draw(d) * rev;
+                break;
+        case REACH_SEEK:
+                ms += draw(d) * hdd_revolution_ms();
                 d->passed_from = d->passed_to = 0;
+                break;
         }
-        ms += (double)count / rate * 1000.0;
+        ms += (double)count / hdd_rate(d, offset) * 1000.0;
         d->head = offset + count;
         return ms;
 }
