@@ -1113,6 +1113,150 @@ static void test_stripe_cache_lever(void **state) {
         assert_int_equal(e.written[MD_T_SYNC_SPEED_MIN].value, 8000);
 }
 
+/* A raid5 of fitted() whose boost grew the stripe cache from md's 256 to 1024 (cache_low: its own choice). */
+static void cache_fitted(const profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock) {
+        fitted(s, a, e, clock);
+        a->level = MD_LEVEL_RAID5;
+        e->cache_low = 1024;
+        e->originals[MD_T_STRIPE_CACHE_SIZE] = num(256);
+        e->written[MD_T_STRIPE_CACHE_SIZE] = a->tunables[MD_T_STRIPE_CACHE_SIZE] = num(1024);
+}
+
+/*
+ * The users' baseline is learnt with the stripe cache md had before the
+ * boost: a larger cache serves their reads of a member not yet rebuilt too,
+ * and a share of what they get with the boost's cache would be a share of
+ * what the boost gave them. The hold writes md's 256 back, the first step
+ * after it puts the boost's 1024 back (and is md's transition, not
+ * judged), as does a lift when the users stop during the hold. A reshape's
+ * least cache, a cache a Boost option named and a restart are kept to.
+ */
+static void test_hold_learns_with_original_cache(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t;
+        char why[512];
+        md_array a;
+
+        (void)state;
+        cache_fitted(&s, &a, &e, &clock);
+        poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 102, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        assert_true(governor_writes_cache(&d));
+        assert_int_equal(d.cache.value, 256);
+        assert_int_equal(d.replaced_cache.value, 1024);
+        apply(&a, &e, &d);
+        assert_int_equal(e.earlier[MD_T_STRIPE_CACHE_SIZE].value, 1024);
+        governor_explain(&s, e.fit, &clock, 50, 0, 1000, 0, governor_grown_cache(&e), why, sizeof(why));
+        assert_non_null(strstr(why, "with the stripe cache md had before the boost"));
+        for (t = 103; t < 112; t++) {
+                poll_at(&s, &a, &e, &clock, &last, t, 10240, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        poll_at(&s, &a, &e, &clock, &last, 112, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.baseline_kibs, 10240);
+        assert_int_equal(d.value.value, 8000);
+        assert_true(governor_writes_cache(&d));
+        assert_int_equal(d.cache.value, 1024);
+        assert_int_equal(d.replaced_cache.value, 256);
+        apply(&a, &e, &d);
+        /* Users far short of their 5120 in the step after: md's transition, not judged; in the next, judged. */
+        for (t = 113; t <= 117; t++) {
+                poll_at(&s, &a, &e, &clock, &last, t, 2048, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        for (; t <= 122 && d.action == GOVERNOR_WAIT; t++)
+                poll_at(&s, &a, &e, &clock, &last, t, 2048, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 5600);
+        assert_false(governor_writes_cache(&d));
+
+        /* Quiet during the hold: the lift puts the boost's cache back with its ceiling. */
+        clock = (governor_clock){ .fit_start_usec = 1 };
+        last = 0;
+        cache_fitted(&s, &a, &e, &clock);
+        poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 102, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        for (t = 103; t <= 110 && d.action != GOVERNOR_LIFT; t++)
+                poll_at(&s, &a, &e, &clock, &last, t, 0, &d);
+        assert_int_equal(d.action, GOVERNOR_LIFT);
+        assert_int_equal(d.value.value, 200000);
+        assert_true(governor_writes_cache(&d));
+        assert_int_equal(d.cache.value, 1024);
+        apply(&a, &e, &d);
+        assert_int_equal(a.tunables[MD_T_STRIPE_CACHE_SIZE].value, 1024);
+
+        /*
+         * A restart during the hold: the clock forgot the cache it replaced;
+         * the boost's own comes back, within what the budget allows now.
+         */
+        clock = (governor_clock){ .cache_high = 4096 };
+        last = 0;
+        e.fit = GOVERNOR_LEARNING;
+        e.written[MD_T_STRIPE_CACHE_SIZE] = a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(256);
+        e.written[MD_T_SYNC_SPEED_MIN] = e.written[MD_T_SYNC_SPEED_MAX] = loc(1000);
+        a.tunables[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MAX] = loc(1000);
+        for (t = 300; t <= 320 && d.action != GOVERNOR_STEER; t++) {
+                poll_at(&s, &a, &e, &clock, &last, t, 10240, &d);
+                assert_false(d.action == GOVERNOR_LEARN || d.action == GOVERNOR_LIFT);
+        }
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.cache.value, 1024);
+
+        /* A cache the governor grew comes back after a hold, within the budget. */
+        clock = (governor_clock){ .fit_start_usec = 1 };
+        last = 0;
+        cache_fitted(&s, &a, &e, &clock);
+        e.written[MD_T_STRIPE_CACHE_SIZE] = a.tunables[MD_T_STRIPE_CACHE_SIZE] = num(8192);
+        poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 102, 10240, &d);
+        assert_int_equal(d.cache.value, 256);
+        apply(&a, &e, &d);
+        clock.cache_high = 4096; /* another array's cache grew meanwhile */
+        for (t = 103; t <= 112; t++)
+                poll_at(&s, &a, &e, &clock, &last, t, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.cache.value, 4096);
+
+        /* A running reshape keeps the four chunks it needs (512 KiB chunks: 512 stripes). */
+        clock = (governor_clock){ .fit_start_usec = 1 };
+        last = 0;
+        cache_fitted(&s, &a, &e, &clock);
+        a.sync_action = MD_SYNC_RESHAPE;
+        a.chunk_size = (md_newold){ .kind = MD_V_NUMBER, .value = 512 * 1024, .old_value = 512 * 1024 };
+        poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 102, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        assert_int_equal(d.cache.value, 512);
+        /* Four chunks of 2 MiB are more than the boost's cache: the hold leaves it. */
+        a.chunk_size.value = a.chunk_size.old_value = 2048 * 1024;
+        clock = (governor_clock){ .fit_start_usec = 1 };
+        last = 0;
+        e.fit = GOVERNOR_FREE;
+        poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 102, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        assert_false(governor_writes_cache(&d));
+
+        /* A stripe cache a Boost option named (cache_low 0) is never touched. */
+        clock = (governor_clock){ .fit_start_usec = 1 };
+        last = 0;
+        cache_fitted(&s, &a, &e, &clock);
+        e.cache_low = 0;
+        poll_at(&s, &a, &e, &clock, &last, 101, 0, &d);
+        poll_at(&s, &a, &e, &clock, &last, 102, 10240, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        assert_false(governor_writes_cache(&d));
+        governor_explain(&s, e.fit, &clock, 50, 0, 1000, 0, 0, why, sizeof(why));
+        assert_null(strstr(why, "stripe cache"));
+}
+
 /*
  * Users whose requests wait through each of the stripe cache's transitions
  * (nothing completes in the step after it grew, their requests in flight)
@@ -1844,6 +1988,7 @@ int main(void) {
                 cmocka_unit_test(test_stalled_rebuild_raises_nothing),
                 cmocka_unit_test(test_stripe_cache_lever),
                 cmocka_unit_test(test_stripe_cache_odd_budget),
+                cmocka_unit_test(test_hold_learns_with_original_cache),
                 cmocka_unit_test(test_baseline_grows_on_two_steps),
                 cmocka_unit_test(test_judged_over_steps),
                 cmocka_unit_test(test_account_paces_growth),
