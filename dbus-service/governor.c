@@ -46,8 +46,7 @@ bool governor_writes_depth(const governor_decision *d) {
 }
 
 bool governor_writes_cache(const governor_decision *d) {
-        return (d->action == GOVERNOR_LEARN || d->action == GOVERNOR_STEER || d->action == GOVERNOR_LIFT) &&
-               d->cache.kind != MD_V_ABSENT;
+        return d->action == GOVERNOR_STEER && d->cache.kind != MD_V_ABSENT;
 }
 
 unsigned governor_bound_ms(const profile_settings *s, const journal_entry *e) {
@@ -307,11 +306,6 @@ static bool limit_ours(const md_array *a, const journal_entry *e, md_tunable t) 
         return journal_entry_wrote(e, t, &a->tunables[t]);
 }
 
-/* Whether the governor may resize the stripe cache: only one the boost chose itself (cache_low). */
-static bool cache_steers(const md_array *a, const journal_entry *e) {
-        return e->cache_low && md_tval_has_number(&a->tunables[MD_T_STRIPE_CACHE_SIZE]);
-}
-
 /* The ceiling the rebuild gets while the users are quiet: the boost's own, as it was before the first hold. */
 static md_tval lift_ceiling(const md_array *a, const journal_entry *e) {
         const md_tunable t = MD_T_SYNC_SPEED_MAX;
@@ -344,52 +338,6 @@ static void hold(governor_clock *clock, uint64_t now, bool settled) {
         clock->settled = settled;
 }
 
-/*
- * The stripe cache a hold gives md back, stripes; 0 to leave it as it is.
- * A larger cache helps the users' reads too, not only the rebuild: on
- * raid5 and raid6 a read that reaches a member not yet rebuilt to the
- * request's end goes through the stripe cache (raid5_read_one_chunk
- * bypasses it only for members in sync), as do the rebuild's own reads.
- * With the boost's cache (1024 stripes over md's 256), an 8-deep reader of
- * the not-yet-rebuilt part of a raid5 of modelled NCQ disks got 9 to 30 %
- * more with the rebuild held back than with it frozen under md's cache
- * (7.3): a share of that is a share of what the boost itself gave them.
- * So the hold measures them with the cache md had before the boost, never
- * below what a running reshape needs.
- */
-static uint64_t learn_cache(const md_array *a, const journal_entry *e) {
-        const md_tval *o = &e->originals[MD_T_STRIPE_CACHE_SIZE];
-        uint64_t cache, least = profile_stripe_cache_reshape_min(a);
-
-        if (!cache_steers(a, e) || !md_tval_has_number(o))
-                return 0;
-        cache = o->value > least ? o->value : least;
-        return cache < a->tunables[MD_T_STRIPE_CACHE_SIZE].value ? cache : 0;
-}
-
-/*
- * The stripe cache to put back once the rebuild is no longer held back:
- * the one the hold replaced (the boost's own after a restart), within what
- * the memory budget allows now (@clock's cache_high, when known); 0 when
- * the cache is not one a hold lowered.
- */
-static uint64_t resume_cache(const md_array *a, const journal_entry *e, const governor_clock *clock) {
-        uint64_t cache;
-
-        if (!cache_steers(a, e) || a->tunables[MD_T_STRIPE_CACHE_SIZE].value >= e->cache_low)
-                return 0;
-        cache = clock->cache_held > e->cache_low ? clock->cache_held : e->cache_low;
-        if (clock->cache_high && cache > clock->cache_high)
-                cache = clock->cache_high > e->cache_low ? clock->cache_high : e->cache_low;
-        return cache;
-}
-
-/* @d writes @cache to the stripe cache too. */
-static void write_cache(const md_array *a, uint64_t cache, governor_decision *d) {
-        d->cache = (md_tval){ .kind = MD_V_NUMBER, .value = cache };
-        d->replaced_cache = a->tunables[MD_T_STRIPE_CACHE_SIZE];
-}
-
 /* Writes @rate to both limits: @next LEARNING (held back) or STEERING. */
 static void set_rate(const md_array *a, const journal_entry *e, governor_clock *clock, governor_action action,
                      uint64_t rate, governor_decision *d) {
@@ -403,19 +351,6 @@ static void set_rate(const md_array *a, const journal_entry *e, governor_clock *
         d->replaced = a->tunables[MD_T_SYNC_SPEED_MAX];
         d->replaced_floor = a->tunables[MD_T_SYNC_SPEED_MIN];
         d->lift = lift_ceiling(a, e);
-}
-
-/* LEARN: the rebuild held back from @now, the users with the stripe cache they had before the boost. */
-static void learn(const md_array *a, const journal_entry *e, governor_clock *clock, uint64_t now,
-                  governor_decision *d) {
-        uint64_t cache = learn_cache(a, e);
-
-        set_rate(a, e, clock, GOVERNOR_LEARN, held_rate(e), d);
-        hold(clock, now, false);
-        if (cache) {
-                clock->cache_held = a->tunables[MD_T_STRIPE_CACHE_SIZE].value;
-                write_cache(a, cache, d);
-        }
 }
 
 /* What the users are to keep: @share percent of their @baseline, KiB/s. */
@@ -536,20 +471,12 @@ static void steer_bound(const md_array *a, const journal_entry *e, governor_cloc
         d->bound_ms = bound_ms;
 }
 
-/* LIFT: the boost's ceiling back, and the stripe cache a hold lowered. */
 static void lift(const md_array *a, const journal_entry *e, governor_clock *clock, governor_decision *d) {
-        uint64_t cache;
-
         clock->steps = 0;
         d->action = GOVERNOR_LIFT;
         d->next = GOVERNOR_FREE;
         d->value = lift_ceiling(a, e);
         d->replaced = a->tunables[MD_T_SYNC_SPEED_MAX];
-        cache = resume_cache(a, e, clock);
-        if (cache) {
-                clock->cache_held = 0;
-                write_cache(a, cache, d);
-        }
 }
 
 /*
@@ -858,15 +785,19 @@ static bool account_holds(const governor_clock *clock, uint64_t target, uint64_t
  * up to what the memory budget allows (clock->cache_high, max's); when
  * they fall short it halves back towards the boost's own before the rate
  * comes down, and does not grow to that size again until the baseline is
- * learnt anew. Only a cache the boost chose itself is steered (cache_steers).
- *
- * Below: a STEER at @rate (unchanged) that writes @cache to the stripe cache.
+ * learnt anew. Only a cache the boost chose itself is steered (cache_low).
  */
+static bool cache_steers(const md_array *a, const journal_entry *e) {
+        return e->cache_low && md_tval_has_number(&a->tunables[MD_T_STRIPE_CACHE_SIZE]);
+}
+
+/* STEER at @rate (unchanged) with the stripe cache at @cache. */
 static void steer_cache(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                         unsigned share, uint64_t rate, uint64_t cache, governor_decision *d) {
         steer(s, a, e, clock, share, rate, d);
         clock->cache_changed = cache != a->tunables[MD_T_STRIPE_CACHE_SIZE].value;
-        write_cache(a, cache, d);
+        d->cache = (md_tval){ .kind = MD_V_NUMBER, .value = cache };
+        d->replaced_cache = a->tunables[MD_T_STRIPE_CACHE_SIZE];
 }
 
 uint64_t governor_grown_cache(const journal_entry *e) {
@@ -888,7 +819,7 @@ uint64_t governor_grown_cache(const journal_entry *e) {
 static void step_users(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                        uint64_t now, governor_decision *d) {
         unsigned share = e->users_share ? e->users_share : s->users_share, bound_ms = governor_bound_ms(s, e);
-        uint64_t high, rate, next, step, target, cache;
+        uint64_t high, rate, next, step, target;
         bool busy, unjudged;
 
         busy = users_busy(s, a, e, clock, now, &unjudged);
@@ -922,7 +853,8 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                         steer(s, a, e, clock, share, clamp(clock->rate_kibs, held_rate(e), high), d);
                         return;
                 }
-                learn(a, e, clock, now, d);
+                set_rate(a, e, clock, GOVERNOR_LEARN, held_rate(e), d);
+                hold(clock, now, false);
                 return;
         case GOVERNOR_LEARNING:
                 if (!busy) {
@@ -977,13 +909,6 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 rate = clamp(rate, held_rate(e), high);
                 clock->rate_kibs = rate;
                 steer(s, a, e, clock, share, rate, d);
-                cache = resume_cache(a, e, clock);
-                if (cache) {
-                        /* Not judged, the step after: md's transition (below). */
-                        clock->cache_changed = true;
-                        clock->cache_held = 0;
-                        write_cache(a, cache, d);
-                }
                 span_start(a, clock, now);
                 return;
         case GOVERNOR_STEERING:
@@ -993,8 +918,9 @@ static void step_users(const profile_settings *s, const md_array *a, const journ
                 }
                 if (clock->learnt_usec == 0 || now - clock->learnt_usec >= s->relearn_ms * 1000u) {
                         /* The users' demand changes: learn it again, from time to time and after a restart. */
-                        learn(a, e, clock, now, d);
+                        set_rate(a, e, clock, GOVERNOR_LEARN, held_rate(e), d);
                         span_start(a, clock, now);
+                        hold(clock, now, false);
                         return;
                 }
                 if (clock->span_usec == 0) {
@@ -1244,9 +1170,8 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
         case GOVERNOR_LEARNING:
                 snprintf(buf, size,
                          "The array's users are busy: the rebuild is held back to %" PRIu64 " KiB/s for %" PRIu64
-                         " s to measure what they get alone%s; they keep %u %% of it.",
-                         rate, s->learn_ms / 1000,
-                         clock && clock->cache_held ? ", with the stripe cache md had before the boost" : "", share);
+                         " s to measure what they get alone; they keep %u %% of it.",
+                         rate, s->learn_ms / 1000, share);
                 break;
         case GOVERNOR_STEERING:
                 if (bound_ms && clock && clock->latency_us)

@@ -33,9 +33,7 @@
  *             or STEER -> STEERING at the last rate when the baseline was
  *             learnt less than relearn_ms ago
  *   LEARNING  floor and ceiling are the original floor, so md holds the
- *             rebuild back, and a stripe cache the boost grew is md's from
- *             before the boost again (the first step after puts it back);
- *             after learn_ms the users' throughput over its
+ *             rebuild back; after learn_ms the users' throughput over its
  *             last two thirds is their baseline: STEER -> STEERING at a
  *             first rate; users quiet for quiet_ms: LIFT -> FREE
  *   STEERING  floor and ceiling are one rate, which md keeps on average
@@ -159,7 +157,6 @@ typedef struct governor_clock {
         uint64_t cache_high;
         uint64_t cache_short; /* the stripe cache under which the users were last short, since the baseline; 0 */
         bool cache_changed;   /* the last step resized the stripe cache: the next is md's transition, unjudged */
-        uint64_t cache_held;  /* the stripe cache a hold replaced by md's own from before the boost, to put back; 0 */
         /* The users' busy steps while steering since the baseline was learnt, judged or not, oldest first */
         governor_account_step account[GOVERNOR_ACCOUNT_STEPS];
         unsigned accounted; /* how many of account hold one */
@@ -189,8 +186,8 @@ typedef struct governor_decision {
         md_tval floor;          /* LEARN, STEER: the floor to write (the ceiling, but for a bound with a depth) */
         md_tval depth;          /* STEER: the sync_io_depth to write; MD_V_ABSENT: left alone */
         md_tval replaced_depth; /* STEER: the sync_io_depth it replaces */
-        md_tval cache;          /* LEARN, STEER, LIFT: the stripe_cache_size to write; MD_V_ABSENT: left alone */
-        md_tval replaced_cache; /* LEARN, STEER, LIFT: the stripe_cache_size it replaces */
+        md_tval cache;          /* STEER: the stripe_cache_size to write; MD_V_ABSENT: left alone */
+        md_tval replaced_cache; /* STEER: the stripe_cache_size it replaces */
         md_tval replaced;       /* FIT: the floor it replaces; else the ceiling (journal "earlier") */
         md_tval replaced_floor; /* LEARN, STEER: the floor it replaces */
         md_tval lift;           /* LEARN, STEER: the ceiling a LIFT puts back, for the journal */

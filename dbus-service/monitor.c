@@ -585,8 +585,8 @@ static bool follow_boost(context *c, const char *uuid) {
                 w->governor.position_known = live_position(c, a, &w->governor.position_kib);
                 if (!w->governor.position_known)
                         w->governor.position_kib = 0;
-                /* Only a step while steering grows the stripe cache, or the end of a hold puts it back. */
-                if (e->fit == GOVERNOR_STEERING || e->fit == GOVERNOR_LEARNING)
+                /* Only a step while steering may grow the stripe cache. */
+                if (e->fit == GOVERNOR_STEERING)
                         w->governor.cache_high = profile_stripe_cache_most(
                                 a, profile_budget_for(&c->cfg.profiles, c->mem_total, &c->arrays, a));
                 governor_step(&c->cfg.profiles, a, e, &w->governor, loop_now_usec(), &d);
