@@ -159,9 +159,9 @@ undo() {
 # 80 s (a real disk's stream takes hours) and slowed by some 10 %: each
 # recipe's users were measured on a slower part of the disks the later its
 # window opened, and the governor's hold learnt them at their fastest.
-# The forum's 32768-stripe cache (128 MiB of each member) holds all of it
-# (82 MiB of each member on 2 GiB disks), and its readers re-read from md's
-# cache; no other recipe's cache holds a pass (docs/benchmarks-nas.md).
+# The forum's 32768-stripe cache (128 MiB of each member) is larger than it
+# (82 MiB of each member on 2 GiB disks) and may serve a reader's next pass;
+# no other recipe's cache holds a pass (docs/benchmarks-nas.md).
 users() {
 	local args=(--name=users "--filename=/dev/$md" --direct=1 --ioengine=libaio --time_based
 		--output-format=json)
