@@ -76,6 +76,7 @@ mdstat_progress() {
 
 md_idle() { [ "$(md_attr "$1" sync_action)" = idle ] && [ "$(md_attr "$1" sync_completed)" = none ]; }
 md_running() { [ -n "$(mdstat_progress "$1")" ]; }
+md_stripes_idle() { [ "$(md_attr "$1" stripe_cache_active)" = 0 ]; }
 
 # The model's value for KEY of md-dump's output.
 dump_get() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' <<<"$1"; }
