@@ -61,11 +61,11 @@ bench_stripes_held() { awk -v s="^raid[0-9]+-$md$" '$1 ~ s { print $2 }' /proc/s
 # md frees the stripes above stripe_cache_size only when it is written,
 # and only those idle then. Written while a recovery runs (the end of a
 # recipe), the size reads back at once while md keeps most of the
-# recipe's stripes: 13056 of the forum's 32768 on 7.3, 2032 on 6.1, and
-# with them the data they cache. In a degraded array every read goes
-# through the stripe cache, so the next run's reader could find part of
-# its stream there. The recovery, which the next run starts anew, is frozen first
-# and the size written once md has no stripe in use.
+# recipe's stripes (13056 of the forum's 32768 on 7.3, 2032 on 6.1) and
+# uses them all: the next recipe ran with a cache that large, which in a
+# degraded array every read and every rebuilt stripe goes through. The
+# recovery, which the next run starts anew, is frozen first and the size
+# written once md has no stripe in use.
 bench_defaults() {
 	local scale=$1 held
 	echo $((1000 / scale)) >/proc/sys/dev/raid/speed_limit_min
