@@ -58,18 +58,11 @@ bench_setup() {
 # The stripes md holds for $md: its stripe slab's objects in use (raid5-md0, raid6-md0).
 bench_stripes_held() { awk -v s="^raid[0-9]+-$md$" '$1 ~ s { print $2 }' /proc/slabinfo; }
 
-# md frees the stripes above stripe_cache_size only when it is written
-# (or memory runs short), and only those idle then. Written while a
-# recovery runs (the end of a recipe), the size reads back at once while
-# md keeps most of the recipe's stripes (13056 of the forum's 32768 on
-# 7.3, 2032 on 6.1) and uses them all: the next recipe ran with a cache
-# that large, which in a degraded array every read and every rebuilt
-# stripe goes through. md also adds stripes by itself while requests
-# wait for one (256 grew to about 600 in a minute under the 8-deep
-# reader), and with the size written while the recovery ran that pool
-# too went on into the next run. The recovery, which the next run starts
-# anew, is frozen first and the size written once md has no stripe in
-# use: every run starts from md's 256.
+# A size written while a recovery runs leaves md using most of the last
+# recipe's stripes (profiles.md, the memory budget), so the next recipe
+# would run with that larger cache. The recovery, which the next run
+# starts anew, is frozen first and the size written once md has no stripe
+# in use: every run starts from md's 256.
 bench_defaults() {
 	local scale=$1 held
 	echo $((1000 / scale)) >/proc/sys/dev/raid/speed_limit_min
