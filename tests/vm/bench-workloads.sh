@@ -248,12 +248,15 @@ first_word() {
 # stderr for the log, until SECONDS have passed: the seconds since boot, the rebuild's
 # live position (KiB), md0's sync_speed_min, sync_speed_max and
 # sync_speed, the users' requests and sectors completed so far and their
-# requests in flight (/sys/block/md0/stat), each followed by what mdboostd
-# logged since the line before (from the boost on, for the first):
-#   trace WORKLOAD RECIPE T POSITION FLOOR CEILING SPEED REQUESTS SECTORS IN_FLIGHT
+# requests in flight (/sys/block/md0/stat), then each member's reads and
+# writes in flight (vdb:R/W,..., from /sys/block/vdX/inflight: md's own
+# requests and the rebuild's, both, as the disk holds them), each followed
+# by what mdboostd logged since the line before (from the boost on, for the
+# first):
+#   trace WORKLOAD RECIPE T POSITION FLOOR CEILING SPEED REQUESTS SECTORS IN_FLIGHT MEMBERS
 #   service LINE
 trace() {
-	local end stat chunk
+	local end stat chunk m r w members
 	end=$(awk -v t="$(uptime_s)" -v w="$3" 'BEGIN { printf "%d", t + w }')
 	while awk -v t="$(uptime_s)" -v e="$end" 'BEGIN { exit !(t < e) }'; do
 		read -r -a stat </sys/block/$md/stat
@@ -262,9 +265,15 @@ trace() {
 			printf 'service\t%s\n' "${chunk[@]}" >&2
 			logged=$((logged + ${#chunk[@]}))
 		fi
-		printf 'trace\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(uptime_s)" "$(bench_pos)" \
+		members=
+		for m in "/sys/block/$md/slaves"/*; do
+			read -r r w <"$m/inflight" || continue
+			members+="${members:+,}${m##*/}:$r/$w"
+		done
+		printf 'trace\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(uptime_s)" "$(bench_pos)" \
 			"$(first_word /sys/block/$md/md/sync_speed_min)" "$(first_word /sys/block/$md/md/sync_speed_max)" \
-			"$(first_word /sys/block/$md/md/sync_speed)" $((stat[0] + stat[4])) $((stat[2] + stat[6])) "${stat[8]}" >&2
+			"$(first_word /sys/block/$md/md/sync_speed)" $((stat[0] + stat[4])) $((stat[2] + stat[6])) "${stat[8]}" \
+			"${members:--}" >&2
 		sleep 1
 	done
 }
