@@ -128,6 +128,7 @@ typedef struct governor_clock {
         uint64_t span_pos_kib;   /* and was this */
         uint64_t hold_usec;      /* when the rebuild was last held back to learn the baseline */
         bool settled;            /* the hold has settled: the users' span counts from then */
+        bool hold_waited;        /* it waited past its first third for users who completed nothing */
         uint64_t learnt_usec;    /* when the baseline was learnt, 0 before */
         uint64_t baseline_kibs;  /* the users' throughput with the rebuild held back, KiB/s */
         uint64_t excess_kibs;    /* the users' throughput over the last step when above baseline_kibs, else 0 */
@@ -139,6 +140,7 @@ typedef struct governor_clock {
         uint64_t io_requests;    /* the array's io_requests at io_usec */
         uint64_t io_in_flight;   /* the array's io_in_flight at io_usec */
         uint64_t waited_usec;    /* when the users last had requests in flight at two reads in a row, 0 before */
+        bool users_stalled;      /* ... and at the last two reads, completing none in between */
         uint64_t span_requests;  /* io_requests when the current step began */
         uint64_t span_wait_ms;   /* io_wait_ms then */
         uint64_t latency_us;     /* the users' 99th percentile as estimated over the last step, µs; 0 before */

@@ -519,6 +519,74 @@ static void test_learn_after_settling(void **state) {
         learnt(&s, &a, &e, &clock, &last, 1024, &d);
 }
 
+/*
+ * A 1-deep reader of 1 MiB requests (@mibs a second, @in_flight waiting at
+ * the read): its completions move md's request count as well as its
+ * sectors, and what waits shows in io_in_flight.
+ */
+static void poll_reader(const profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                        uint64_t t, uint64_t mibs, uint64_t in_flight, governor_decision *d) {
+        if (*last)
+                a->io_requests.value += mibs * (t - *last);
+        a->io_in_flight = num(in_flight);
+        poll_at(s, a, e, clock, last, t, mibs * 1024, d);
+}
+
+/*
+ * The reader's request waits behind the rebuild's reads queued before the
+ * hold for its first 6 s, then it moves 10 MiB/s: the hold settles once it
+ * completes again, and the baseline is the 10 MiB/s over two thirds of
+ * learn_ms from then, not the half of it that counting from a third in
+ * would give. Users who never complete settle it after another learn_ms.
+ */
+static void test_learn_waits_for_stalled_users(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = { .fit_start_usec = 1 };
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0;
+        md_array a;
+
+        (void)state;
+        fitted(&s, &a, &e, &clock);
+        a.io_requests = num(0);
+        poll_reader(&s, &a, &e, &clock, &last, 101, 0, 0, &d);
+        poll_reader(&s, &a, &e, &clock, &last, 102, 0, 0, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        poll_reader(&s, &a, &e, &clock, &last, 103, 10, 1, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        for (uint64_t t = 104; t <= 109; t++) {
+                poll_reader(&s, &a, &e, &clock, &last, t, 0, 1, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        assert_false(clock.settled);
+        for (uint64_t t = 110; t <= 116; t++) {
+                poll_reader(&s, &a, &e, &clock, &last, t, 10, 1, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+                assert_true(clock.settled);
+        }
+        poll_reader(&s, &a, &e, &clock, &last, 117, 10, 1, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.baseline_kibs, 10240);
+
+        /* Never completing: settled 13.3 s into the hold (103 s), at the first poll after. */
+        clock = (governor_clock){ .fit_start_usec = 1 };
+        last = 0;
+        fitted(&s, &a, &e, &clock);
+        a.io_requests = num(0);
+        poll_reader(&s, &a, &e, &clock, &last, 101, 0, 0, &d);
+        poll_reader(&s, &a, &e, &clock, &last, 102, 0, 0, &d);
+        poll_reader(&s, &a, &e, &clock, &last, 103, 10, 1, &d);
+        assert_int_equal(d.action, GOVERNOR_LEARN);
+        apply(&a, &e, &d);
+        for (uint64_t t = 104; t <= 116; t++)
+                poll_reader(&s, &a, &e, &clock, &last, t, 0, 1, &d);
+        assert_false(clock.settled);
+        poll_reader(&s, &a, &e, &clock, &last, 117, 0, 1, &d);
+        assert_true(clock.settled);
+}
+
 /* A fitted boost (floor 16000) whose users get busy: it learns their throughput alone, then steers. */
 static void test_learn_steer_lift(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
@@ -1837,6 +1905,7 @@ int main(void) {
                 cmocka_unit_test(test_learn_steer_lift),
                 cmocka_unit_test(test_waiting_users_are_busy),
                 cmocka_unit_test(test_learn_after_settling),
+                cmocka_unit_test(test_learn_waits_for_stalled_users),
                 cmocka_unit_test(test_pacing),
                 cmocka_unit_test(test_pacing_at_the_held_rate),
                 cmocka_unit_test(test_steps_hold_whole_turns),
