@@ -533,6 +533,24 @@ static void poll_reader(const profile_settings *s, md_array *a, journal_entry *e
 }
 
 /*
+ * A fitted boost whose 1-deep reader, quiet until then, gets busy at 103 s
+ * with a request waiting: the rebuild is held back to learn it.
+ */
+static void reader_held(const profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock, uint64_t *last,
+                        governor_decision *d) {
+        *clock = (governor_clock){ .fit_start_usec = 1 };
+        *last = 0;
+        fitted(s, a, e, clock);
+        a->io_requests = num(0);
+        poll_reader(s, a, e, clock, last, 101, 0, 0, d);
+        poll_reader(s, a, e, clock, last, 102, 0, 0, d);
+        assert_int_equal(d->action, GOVERNOR_WAIT);
+        poll_reader(s, a, e, clock, last, 103, 10, 1, d);
+        assert_int_equal(d->action, GOVERNOR_LEARN);
+        apply(a, e, d);
+}
+
+/*
  * The reader's request waits behind the rebuild's reads queued before the
  * hold for its first 6 s, then it moves 10 MiB/s: the hold settles once it
  * completes again, and the baseline is the 10 MiB/s over two thirds of
@@ -541,21 +559,14 @@ static void poll_reader(const profile_settings *s, md_array *a, journal_entry *e
  */
 static void test_learn_waits_for_stalled_users(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
-        governor_clock clock = { .fit_start_usec = 1 };
+        governor_clock clock;
         governor_decision d;
         journal_entry e;
-        uint64_t last = 0;
+        uint64_t last;
         md_array a;
 
         (void)state;
-        fitted(&s, &a, &e, &clock);
-        a.io_requests = num(0);
-        poll_reader(&s, &a, &e, &clock, &last, 101, 0, 0, &d);
-        poll_reader(&s, &a, &e, &clock, &last, 102, 0, 0, &d);
-        assert_int_equal(d.action, GOVERNOR_WAIT);
-        poll_reader(&s, &a, &e, &clock, &last, 103, 10, 1, &d);
-        assert_int_equal(d.action, GOVERNOR_LEARN);
-        apply(&a, &e, &d);
+        reader_held(&s, &a, &e, &clock, &last, &d);
         for (uint64_t t = 104; t <= 109; t++) {
                 poll_reader(&s, &a, &e, &clock, &last, t, 0, 1, &d);
                 assert_int_equal(d.action, GOVERNOR_WAIT);
@@ -571,15 +582,7 @@ static void test_learn_waits_for_stalled_users(void **state) {
         assert_int_equal(d.baseline_kibs, 10240);
 
         /* Never completing: settled 13.3 s into the hold (103 s), at the first poll after. */
-        clock = (governor_clock){ .fit_start_usec = 1 };
-        last = 0;
-        fitted(&s, &a, &e, &clock);
-        a.io_requests = num(0);
-        poll_reader(&s, &a, &e, &clock, &last, 101, 0, 0, &d);
-        poll_reader(&s, &a, &e, &clock, &last, 102, 0, 0, &d);
-        poll_reader(&s, &a, &e, &clock, &last, 103, 10, 1, &d);
-        assert_int_equal(d.action, GOVERNOR_LEARN);
-        apply(&a, &e, &d);
+        reader_held(&s, &a, &e, &clock, &last, &d);
         for (uint64_t t = 104; t <= 116; t++)
                 poll_reader(&s, &a, &e, &clock, &last, t, 0, 1, &d);
         assert_false(clock.settled);
