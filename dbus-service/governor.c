@@ -554,10 +554,11 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
                 *ret_unjudged = true;
         } else {
                 bool first = clock->io_usec == 0, read = !first && now > clock->io_usec;
+                bool waiting = read && governor_users_waiting(a, clock->io_in_flight);
 
-                clock->users_stalled = read && governor_users_waiting(a, clock->io_in_flight) &&
-                                       a->io_requests.kind == MD_V_NUMBER && a->io_requests.value == clock->io_requests;
-                if (read && governor_users_waiting(a, clock->io_in_flight))
+                clock->users_stalled =
+                        waiting && a->io_requests.kind == MD_V_NUMBER && a->io_requests.value == clock->io_requests;
+                if (waiting)
                         clock->users_usec = clock->waited_usec = now;
                 else if (read && counters_busy(s, a, clock, now))
                         clock->users_usec = now;
