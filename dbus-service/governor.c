@@ -71,10 +71,14 @@ void governor_target_name(const profile_settings *s, const journal_entry *e, cha
  * 2.3 times its mean across the workloads, with the rebuild and without:
  * twice the mean stands for it.
  */
+static uint64_t tail_us(uint64_t requests, uint64_t wait_ms) {
+        return requests ? wait_ms * 1000 / requests * GOVERNOR_TAIL_FACTOR : 0;
+}
+
 uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms) {
         if (requests < GOVERNOR_LATENCY_MIN_REQUESTS)
                 return 0;
-        return wait_ms * 1000 / requests * GOVERNOR_TAIL_FACTOR;
+        return tail_us(requests, wait_ms);
 }
 
 governor_state governor_on_boost(const profile_settings *s, governor_state old, bool fast, bool writes_floor,
@@ -251,13 +255,20 @@ static void span_start(const md_array *a, governor_clock *clock, uint64_t now) {
         clock->span_wait_ms = md_tval_number(&a->io_wait_ms);
 }
 
-/* The users' estimated 99th percentile since the span began, µs; 0 when unknown or too few requests. */
-static uint64_t span_latency_us(const md_array *a, const governor_clock *clock) {
+/*
+ * The users' estimated 99th percentile since the span began, µs; 0 when
+ * unknown or too few requests. With @few, from as few as one: see
+ * step_bound.
+ */
+static uint64_t span_latency_us(const md_array *a, const governor_clock *clock, bool few) {
+        uint64_t requests, wait_ms;
+
         if (a->io_requests.kind != MD_V_NUMBER || a->io_wait_ms.kind != MD_V_NUMBER || clock->span_usec == 0 ||
             a->io_requests.value < clock->span_requests || a->io_wait_ms.value < clock->span_wait_ms)
                 return 0;
-        return governor_latency_us(a->io_requests.value - clock->span_requests,
-                                   a->io_wait_ms.value - clock->span_wait_ms);
+        requests = a->io_requests.value - clock->span_requests;
+        wait_ms = a->io_wait_ms.value - clock->span_wait_ms;
+        return few ? tail_us(requests, wait_ms) : governor_latency_us(requests, wait_ms);
 }
 
 /* The rebuild's rate since the span began, from its live position, KiB/s; 0 when unknown. */
@@ -585,6 +596,7 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                        uint64_t now, bool busy, unsigned bound_ms, uint64_t high, governor_decision *d) {
         uint64_t dh = depth_high(a, e), yield_rate;
         governor_rung rung;
+        bool long_span;
 
         switch (e->fit) {
         case GOVERNOR_FREE:
@@ -637,12 +649,23 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                 }
                 if (now - clock->span_usec < s->step_ms * 1000u)
                         return;
+                /*
+                 * Users who complete few requests are often the ones the
+                 * rebuild holds up most: a 1-deep reader between the
+                 * rebuild's seeks on 6.1 completed about 6 requests in a
+                 * step. A step too thin to judge runs on into the next, and
+                 * after GOVERNOR_LATENCY_SPAN_STEPS steps the few requests
+                 * there are are judged, however few.
+                 */
+                long_span = now - clock->span_usec >= GOVERNOR_LATENCY_SPAN_STEPS * s->step_ms * 1000u;
                 clock->users_kibs = span_kibs(a, clock, now);
-                clock->latency_us = span_latency_us(a, clock);
+                clock->latency_us = span_latency_us(a, clock, long_span);
                 measure_rebuild(clock, now);
+                if (clock->latency_us == 0 && !long_span)
+                        return; /* too few requests yet: the span runs on */
                 span_start(a, clock, now);
                 if (clock->latency_us == 0)
-                        return; /* too few requests in the step to judge */
+                        return; /* no request completed in all those steps */
                 rung = (governor_rung){ .rate = clamp(clock->rate_kibs ? clock->rate_kibs : high, held_rate(e), high),
                                         .depth = dh ? (clock->depth ? clock->depth : dh) : 0,
                                         .pacing = clock->pacing };

@@ -252,6 +252,8 @@ void governor_target_name(const profile_settings *s, const struct journal_entry 
  */
 #define GOVERNOR_TAIL_FACTOR 2
 #define GOVERNOR_LATENCY_MIN_REQUESTS 8
+/* How many steps a span with fewer requests than that runs on before they are judged all the same. */
+#define GOVERNOR_LATENCY_SPAN_STEPS 4
 uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms);
 
 /*

@@ -1812,6 +1812,52 @@ static void test_bound_without_depth(void **state) {
         assert_int_equal(d.value.value, 7220);
 }
 
+/*
+ * A latency bound before 6.16 and a user who completes a request every 3 s,
+ * each taking 600 ms, one always in flight: too few in a step to judge, so
+ * the span runs on, and after GOVERNOR_LATENCY_SPAN_STEPS steps the few
+ * there are bring the rung down.
+ */
+static void test_bound_slow_user(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = {};
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t, span_end;
+        md_array a;
+
+        (void)state;
+        s.users_latency_ms = 40;
+        boosted(&a, &e);
+        e.fit = GOVERNOR_FREE;
+        e.written[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MIN] = loc(16000);
+        a.io_requests = num(0);
+        a.io_wait_ms = num(0);
+        a.io_in_flight = num(1);
+        poll_io(&s, &a, &e, &clock, &last, 10, 0, 0, &d);
+        poll_io(&s, &a, &e, &clock, &last, 11, 50, 30, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.value.value, 8000);
+        apply(&a, &e, &d);
+        span_end = 11 + GOVERNOR_LATENCY_SPAN_STEPS * s.step_ms / 1000;
+        for (t = 12; t < span_end; t++) {
+                if (t % 3 == 0) {
+                        a.io_sectors.value += 2048;
+                        a.io_requests.value++;
+                        a.io_wait_ms.value += 600;
+                }
+                poll_io(&s, &a, &e, &clock, &last, t, 0, 0, &d);
+                assert_int_not_equal(d.action, GOVERNOR_STEER);
+                assert_int_equal(e.fit, GOVERNOR_STEERING);
+        }
+        assert_true(a.io_requests.value - 50 < GOVERNOR_LATENCY_MIN_REQUESTS);
+        poll_io(&s, &a, &e, &clock, &last, span_end, 0, 0, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.latency_us, 1200000);
+        assert_int_equal(d.value.value, 5600);
+        assert_int_equal(d.floor.value, 5600);
+}
+
 /* Whether the explanation of steering at @rate says the governor goes no lower. */
 static bool says_no_lower(const profile_settings *s, const governor_clock *clock, uint64_t rate) {
         char buf[512];
@@ -1926,6 +1972,7 @@ int main(void) {
                 cmocka_unit_test(test_latency_ladder),
                 cmocka_unit_test(test_bound_with_depth),
                 cmocka_unit_test(test_bound_without_depth),
+                cmocka_unit_test(test_bound_slow_user),
                 cmocka_unit_test(test_explain),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
