@@ -1214,8 +1214,8 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
         case GOVERNOR_LEARNING:
                 snprintf(buf, size,
                          "The array's users are busy: the rebuild is held back to %" PRIu64 " KiB/s for %" PRIu64
-                         " s to measure what they get alone; they keep %u %% of it.",
-                         rate, s->learn_ms / 1000, share);
+                         " to %" PRIu64 " s to measure what they get alone; they keep %u %% of it.",
+                         rate, s->learn_ms / 1000, 2 * s->learn_ms / 1000, share);
                 break;
         case GOVERNOR_STEERING:
                 if (bound_ms && clock && clock->latency_us)
