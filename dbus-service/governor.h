@@ -147,6 +147,7 @@ typedef struct governor_clock {
         uint64_t depth;          /* the sync_io_depth last steered to; 0 before */
         bool pacing;             /* a latency bound's rung is floor and ceiling at rate_kibs (see governor_rung) */
         uint64_t yield_kibs;     /* md's rate when the rung last went from yielding to pacing, KiB/s */
+        unsigned under_steps;    /* steps in a row under the bound at this rung (GOVERNOR_BOUND_UNDER_STEPS) */
         /* The users' throughput over each step since the rate was last set, newest last, KiB/s */
         uint64_t step_kibs[GOVERNOR_JUDGE_STEPS];
         unsigned steps; /* how many of step_kibs hold one */
@@ -254,6 +255,8 @@ void governor_target_name(const profile_settings *s, const struct journal_entry 
 #define GOVERNOR_LATENCY_MIN_REQUESTS 8
 /* How many steps a span with fewer requests than that runs on before they are judged all the same. */
 #define GOVERNOR_LATENCY_SPAN_STEPS 4
+/* How many steps in a row under a latency bound before the rung climbs; past it, it comes down at once. */
+#define GOVERNOR_BOUND_UNDER_STEPS 2
 uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms);
 
 /*
@@ -279,7 +282,7 @@ typedef struct governor_rung {
  * @yield_rate (the rate md reached yielding) md yields again with its own
  * depth; yielding, @depth halves down to 1, then the ceiling comes down by
  * 30 %. Under the bound by more than the band it climbs back the same way:
- * the ceiling up by a fifth to @high, the depth doubled up to @depth_high,
+ * the ceiling up by a fifth and half of @low to @high, the depth doubled up to @depth_high,
  * then pacing from a fifth above @yield_rate up to @high. Rates stay within
  * [@low, @high]. True when the rung changed.
  */

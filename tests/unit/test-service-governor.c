@@ -1689,14 +1689,19 @@ static void test_bound_with_depth(void **state) {
         assert_int_equal(d.depth.value, 16);
         assert_int_equal(d.value.value, 200000);
         apply(&a, &e, &d);
-        /* 10 ms each: 20 ms, well under: the ceiling is already the boost's, so the depth doubles back. */
-        for (t = 17; t <= 21; t++)
+        /* 10 ms each: 20 ms, well under, for one step: the rung stays until a second step says the same ... */
+        for (t = 17; t <= 21; t++) {
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
+                assert_int_equal(d.action, GOVERNOR_WAIT);
+        }
+        /* ... then, the ceiling already the boost's, the depth doubles back. */
+        for (t = 22; t <= 26; t++)
                 poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.depth.value, 32);
         apply(&a, &e, &d);
         /* Still well under at md's own depth: it paces, floor and ceiling a fifth above md's 20000 KiB/s. */
-        for (t = 22; t <= 26; t++)
+        for (t = 27; t <= 36; t++)
                 poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 24500);
@@ -1705,21 +1710,30 @@ static void test_bound_with_depth(void **state) {
         apply(&a, &e, &d);
         assert_true(clock.pacing);
         assert_int_equal(clock.yield_kibs, 20000);
-        /* Under the bound, pacing climbs: a fifth (and 500) a step. md keeps to the paced rate. */
+        /* Under the bound, pacing climbs: a fifth (and 500) every two steps. md keeps to the paced rate. */
         a.sync_speed = num(24500);
-        for (t = 27; t <= 31; t++)
+        for (t = 37; t <= 46; t++)
                 poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 29900);
         apply(&a, &e, &d);
         a.sync_speed = num(29900);
-        for (t = 32; t <= 36; t++)
+        /* A step under, one within the band: the count starts again. */
+        for (t = 47; t <= 51; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
+        for (t = 52; t <= 56; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 20, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        for (t = 57; t <= 61; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
+        assert_int_equal(d.action, GOVERNOR_WAIT);
+        for (t = 62; t <= 66; t++)
                 poll_io(&s, &a, &e, &clock, &last, t, 50, 10, &d);
         assert_int_equal(d.value.value, 36380);
         apply(&a, &e, &d);
-        /* Past it: down by 30 % while that stays above what md reached yielding ... */
+        /* Past it: down by 30 % at once while that stays above what md reached yielding ... */
         a.sync_speed = num(36380);
-        for (t = 37; t <= 41; t++)
+        for (t = 67; t <= 71; t++)
                 poll_io(&s, &a, &e, &clock, &last, t, 50, 30, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 25466);
@@ -1728,7 +1742,7 @@ static void test_bound_with_depth(void **state) {
         apply(&a, &e, &d);
         /* ... then back to md's yielding at its own depth under the boost's ceiling. */
         a.sync_speed = num(25466);
-        for (t = 42; t <= 46; t++)
+        for (t = 72; t <= 76; t++)
                 poll_io(&s, &a, &e, &clock, &last, t, 50, 30, &d);
         assert_int_equal(d.action, GOVERNOR_STEER);
         assert_int_equal(d.value.value, 200000);
@@ -1737,12 +1751,12 @@ static void test_bound_with_depth(void **state) {
         assert_false(clock.pacing);
         apply(&a, &e, &d);
         /* Too few requests in a step to judge: nothing moves. */
-        for (t = 47; t <= 51; t++)
+        for (t = 77; t <= 81; t++)
                 poll_io(&s, &a, &e, &clock, &last, t, 1, 500, &d);
         assert_int_equal(d.action, GOVERNOR_WAIT);
         /* An administrator's sync_io_depth ends the following. */
         a.tunables[MD_T_SYNC_IO_DEPTH] = loc(4);
-        poll_io(&s, &a, &e, &clock, &last, 52, 50, 30, &d);
+        poll_io(&s, &a, &e, &clock, &last, 82, 50, 30, &d);
         assert_int_equal(d.action, GOVERNOR_STOP);
         assert_int_equal(d.next, GOVERNOR_DONE);
 }
