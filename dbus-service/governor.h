@@ -143,7 +143,7 @@ typedef struct governor_clock {
         bool users_stalled;      /* ... and at the last two reads, completing none in between */
         uint64_t span_requests;  /* io_requests when the current step began */
         uint64_t span_wait_ms;   /* io_wait_ms then */
-        uint64_t latency_us;     /* the users' 99th percentile as estimated over the last step, µs; 0 before */
+        uint64_t latency_us;     /* the users' 99th percentile as estimated over the last span judged, µs; 0 before */
         uint64_t depth;          /* the sync_io_depth last steered to; 0 before */
         bool pacing;             /* a latency bound's rung is floor and ceiling at rate_kibs (see governor_rung) */
         uint64_t yield_kibs;     /* md's rate when the rung last went from yielding to pacing, KiB/s */
