@@ -661,8 +661,8 @@ static void step_bound(const profile_settings *s, const md_array *a, const journ
                  * rebuild holds up most: a 1-deep reader between the
                  * rebuild's seeks on 6.1 completed about 6 requests in a
                  * step. A step too thin to judge runs on into the next, and
-                 * after GOVERNOR_LATENCY_SPAN_STEPS steps the few requests
-                 * there are are judged, however few.
+                 * after GOVERNOR_LATENCY_SPAN_STEPS steps the requests that
+                 * did complete are judged, however few.
                  */
                 long_span = now - clock->span_usec >= GOVERNOR_LATENCY_SPAN_STEPS * s->step_ms * 1000u;
                 clock->users_kibs = span_kibs(a, clock, now);

@@ -282,9 +282,11 @@ typedef struct governor_rung {
  * @yield_rate (the rate md reached yielding) md yields again with its own
  * depth; yielding, @depth halves down to 1, then the ceiling comes down by
  * 30 %. Under the bound by more than the band it climbs back the same way:
- * the ceiling up by a fifth and half of @low to @high, the depth doubled up to @depth_high,
- * then pacing from a fifth above @yield_rate up to @high. Rates stay within
- * [@low, @high]. True when the rung changed.
+ * the ceiling up by a fifth and half of @low to @high, the depth doubled
+ * up to @depth_high, then pacing from a fifth (and half of @low) above
+ * @yield_rate up to @high. Rates stay within [@low, @high]. True when the
+ * rung changed. The caller decides whether a step under the bound climbs
+ * at all (GOVERNOR_BOUND_UNDER_STEPS).
  */
 bool governor_next_level(uint64_t latency_us, unsigned bound_ms, uint64_t low, uint64_t high, uint64_t depth_high,
                          uint64_t yield_rate, governor_rung *rung);
