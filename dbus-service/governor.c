@@ -81,6 +81,10 @@ uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms) {
         return tail_us(requests, wait_ms);
 }
 
+uint64_t governor_hold_max_ms(const profile_settings *s) {
+        return 2 * s->learn_ms; /* settling waits up to 4/3 learn_ms, the baseline spans 2/3 after it */
+}
+
 governor_state governor_on_boost(const profile_settings *s, governor_state old, bool fast, bool writes_floor,
                                  bool floor_option, bool *ret_restart) {
         *ret_restart = writes_floor;
@@ -1236,7 +1240,7 @@ void governor_explain(const profile_settings *s, governor_state st, const govern
                 snprintf(buf, size,
                          "The array's users are busy: the rebuild is held back to %" PRIu64 " KiB/s for %" PRIu64
                          " to %" PRIu64 " s to measure what they get alone; they keep %u %% of it.",
-                         rate, s->learn_ms / 1000, 2 * s->learn_ms / 1000, share);
+                         rate, s->learn_ms / 1000, governor_hold_max_ms(s) / 1000, share);
                 break;
         case GOVERNOR_STEERING:
                 if (bound_ms && clock && clock->latency_us)

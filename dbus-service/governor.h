@@ -259,6 +259,9 @@ void governor_target_name(const profile_settings *s, const struct journal_entry 
 #define GOVERNOR_BOUND_UNDER_STEPS 2
 uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms);
 
+/* The longest a learning hold lasts, ms: learn_ms, or twice that while the users wait behind the rebuild. */
+uint64_t governor_hold_max_ms(const profile_settings *s);
+
 /*
  * A rung of the ladder a latency bound climbs. Where md has sync_io_depth
  * (6.16+) there are two regimes. Yielding: the floor stays at the original

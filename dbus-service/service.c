@@ -529,8 +529,8 @@ static void log_governed(const context *c, const md_array *a, const journal_entr
         case GOVERNOR_LEARN:
                 log_info("%s: the array's users are busy; the rebuild is held back to %s KiB/s for %" PRIu64
                          " to %" PRIu64 " s to measure what they get alone (sync_speed_min and sync_speed_max %s)",
-                         a->name, ch->new_text, c->cfg.profiles.learn_ms / 1000, 2 * c->cfg.profiles.learn_ms / 1000,
-                         ch->new_text);
+                         a->name, ch->new_text, c->cfg.profiles.learn_ms / 1000,
+                         governor_hold_max_ms(&c->cfg.profiles) / 1000, ch->new_text);
                 break;
         case GOVERNOR_STEER:
                 if (d->bound_ms && d->latency_us)

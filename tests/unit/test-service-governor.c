@@ -1761,6 +1761,25 @@ static void test_bound_with_depth(void **state) {
         assert_int_equal(d.next, GOVERNOR_DONE);
 }
 
+/*
+ * A latency bound of 40 ms in the configuration before 6.16 (no depth), a
+ * fitted floor of 16000: users busy at 11 s are steered at once, floor and
+ * ceiling at half that floor.
+ */
+static void bound_steered_without_depth(profile_settings *s, md_array *a, journal_entry *e, governor_clock *clock,
+                                        uint64_t *last, governor_decision *d) {
+        s->users_latency_ms = 40;
+        boosted(a, e);
+        e->fit = GOVERNOR_FREE;
+        e->written[MD_T_SYNC_SPEED_MIN] = a->tunables[MD_T_SYNC_SPEED_MIN] = loc(16000);
+        a->io_requests = num(0);
+        a->io_wait_ms = num(0);
+        poll_io(s, a, e, clock, last, 10, 0, 0, d);
+        poll_io(s, a, e, clock, last, 11, 50, 30, d);
+        assert_int_equal(d->action, GOVERNOR_STEER);
+        assert_int_equal(d->value.value, 8000);
+}
+
 /* A latency bound before 6.16: floor and ceiling at one rate, which comes down while the users wait too long. */
 static void test_bound_without_depth(void **state) {
         profile_settings s = PROFILE_SETTINGS_DEFAULT;
@@ -1771,16 +1790,7 @@ static void test_bound_without_depth(void **state) {
         md_array a;
 
         (void)state;
-        s.users_latency_ms = 40; /* the configuration's bound */
-        boosted(&a, &e);
-        e.fit = GOVERNOR_FREE;
-        e.written[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MIN] = loc(16000);
-        a.io_requests = num(0);
-        a.io_wait_ms = num(0);
-        poll_io(&s, &a, &e, &clock, &last, 10, 0, 0, &d);
-        poll_io(&s, &a, &e, &clock, &last, 11, 50, 30, &d);
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.value.value, 8000);
+        bound_steered_without_depth(&s, &a, &e, &clock, &last, &d);
         assert_int_equal(d.floor.value, 8000);
         assert_int_equal(d.depth.kind, MD_V_ABSENT);
         assert_false(governor_writes_depth(&d));
@@ -1841,17 +1851,8 @@ static void test_bound_slow_user(void **state) {
         md_array a;
 
         (void)state;
-        s.users_latency_ms = 40;
-        boosted(&a, &e);
-        e.fit = GOVERNOR_FREE;
-        e.written[MD_T_SYNC_SPEED_MIN] = a.tunables[MD_T_SYNC_SPEED_MIN] = loc(16000);
-        a.io_requests = num(0);
-        a.io_wait_ms = num(0);
+        bound_steered_without_depth(&s, &a, &e, &clock, &last, &d);
         a.io_in_flight = num(1);
-        poll_io(&s, &a, &e, &clock, &last, 10, 0, 0, &d);
-        poll_io(&s, &a, &e, &clock, &last, 11, 50, 30, &d);
-        assert_int_equal(d.action, GOVERNOR_STEER);
-        assert_int_equal(d.value.value, 8000);
         apply(&a, &e, &d);
         span_end = 11 + GOVERNOR_LATENCY_SPAN_STEPS * s.step_ms / 1000;
         for (t = 12; t < span_end; t++) {
