@@ -252,8 +252,10 @@ first_word() {
 # writes in flight (vdb:R/W,..., from /sys/block/vdX/inflight: md's own
 # requests and the rebuild's, both, as the disk holds them), each followed
 # by what mdboostd logged since the line before (from the boost on, for the
-# first):
-#   trace WORKLOAD RECIPE T POSITION FLOOR CEILING SPEED REQUESTS SECTORS IN_FLIGHT MEMBERS
+# first), and last the milliseconds the users' requests took in all (the
+# sum md keeps of each one's time from submission to completion: between
+# two lines, divided by the requests, their mean):
+#   trace WORKLOAD RECIPE T POSITION FLOOR CEILING SPEED REQUESTS SECTORS IN_FLIGHT MEMBERS WAIT_MS
 #   service LINE
 trace() {
 	local end stat chunk m r w members
@@ -270,10 +272,10 @@ trace() {
 			read -r r w <"$m/inflight" || continue
 			members+="${members:+,}${m##*/}:$r/$w"
 		done
-		printf 'trace\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(uptime_s)" "$(bench_pos)" \
+		printf 'trace\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(uptime_s)" "$(bench_pos)" \
 			"$(first_word /sys/block/$md/md/sync_speed_min)" "$(first_word /sys/block/$md/md/sync_speed_max)" \
 			"$(first_word /sys/block/$md/md/sync_speed)" $((stat[0] + stat[4])) $((stat[2] + stat[6])) "${stat[8]}" \
-			"${members:--}" >&2
+			"${members:--}" $((stat[3] + stat[7])) >&2
 		sleep 1
 	done
 }
