@@ -143,7 +143,10 @@ typedef struct governor_clock {
         bool users_stalled;      /* ... and at the last two reads, completing none in between */
         uint64_t span_requests;  /* io_requests when the current step began */
         uint64_t span_wait_ms;   /* io_wait_ms then */
+        uint64_t io_wait_ms;     /* the array's io_wait_ms at io_usec */
+        uint64_t slowest_us;     /* the highest mean of the requests completed between two reads since then, µs */
         uint64_t latency_us;     /* the users' 99th percentile as estimated over the last span judged, µs; 0 before */
+        bool latency_slowest;    /* latency_us is slowest_us, which was above twice the span's mean */
         uint64_t depth;          /* the sync_io_depth last steered to; 0 before */
         bool pacing;             /* a latency bound's rung is floor and ceiling at rate_kibs (see governor_rung) */
         uint64_t yield_kibs;     /* md's rate when the rung last went from yielding to pacing, KiB/s */
@@ -202,6 +205,7 @@ typedef struct governor_decision {
         bool minute_holds;      /* the users' last minute has just begun to hold back a rise */
         uint64_t minute_kibs;   /* with minute_holds: the users' KiB/s over that minute */
         uint64_t latency_us;    /* STEER with a bound: the users' estimated 99th percentile, µs; 0: not measured */
+        bool latency_slowest;   /* ... from the slowest read's mean rather than twice the step's */
         unsigned bound_ms;      /* STEER with a bound: the bound */
         /* Every action that writes a limit: the band paced values keep to from now on (journal "paced"),
          * 0, 0 when the rebuild is not paced. */
@@ -258,6 +262,8 @@ void governor_target_name(const profile_settings *s, const struct journal_entry 
 /* How many steps in a row under a latency bound before the rung climbs; past it, it comes down at once. */
 #define GOVERNOR_BOUND_UNDER_STEPS 2
 uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms);
+/* How the estimate was made, in words for the log and the explanation: "twice md's mean" or "the slowest second's mean". */
+const char *governor_latency_basis(bool slowest);
 
 /* The longest a learning hold lasts, ms: learn_ms, or twice that while the users wait behind the rebuild. */
 uint64_t governor_hold_max_ms(const profile_settings *s);

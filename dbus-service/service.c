@@ -534,10 +534,11 @@ static void log_governed(const context *c, const md_array *a, const journal_entr
                 break;
         case GOVERNOR_STEER:
                 if (d->bound_ms && d->latency_us)
-                        log_info("%s: the users' requests take about %" PRIu64 " ms at the 99th percentile (twice "
-                                 "md's mean), the bound is %u ms; the rebuild's ceiling goes from %s to %s KiB/s%s%s",
-                                 a->name, d->latency_us / 1000, d->bound_ms, ch->old, ch->new_text,
-                                 n == 3 ? ", sync_io_depth " : "", n == 3 ? chs[2].new_text : "");
+                        log_info("%s: the users' requests take about %" PRIu64 " ms at the 99th percentile (%s), "
+                                 "the bound is %u ms; the rebuild's ceiling goes from %s to %s KiB/s%s%s",
+                                 a->name, d->latency_us / 1000, governor_latency_basis(d->latency_slowest), d->bound_ms,
+                                 ch->old, ch->new_text, n == 3 ? ", sync_io_depth " : "",
+                                 n == 3 ? chs[2].new_text : "");
                 else if (d->bound_ms)
                         log_info("%s: the array's users are busy; the rebuild runs at up to %s KiB/s%s%s while their "
                                  "latency is measured against the bound of %u ms",

@@ -1873,6 +1873,42 @@ static void test_bound_slow_user(void **state) {
         assert_int_equal(d.floor.value, 5600);
 }
 
+/*
+ * A latency bound before 6.16 and users whose requests take 5 ms, but for
+ * one second in the step when they took 100 ms: a disk's own queue passed
+ * them over. Twice the step's mean (about 15 ms) is well under the bound;
+ * the slowest second's mean is over it, and the rung comes down. The next
+ * step starts afresh: twice its mean again.
+ */
+static void test_bound_slowest_second(void **state) {
+        profile_settings s = PROFILE_SETTINGS_DEFAULT;
+        governor_clock clock = {};
+        governor_decision d;
+        journal_entry e;
+        uint64_t last = 0, t;
+        char buf[512];
+        md_array a;
+
+        (void)state;
+        bound_steered_without_depth(&s, &a, &e, &clock, &last, &d);
+        apply(&a, &e, &d);
+        for (t = 12; t <= 16; t++)
+                poll_io(&s, &a, &e, &clock, &last, t, t == 14 ? 5 : 50, t == 14 ? 100 : 5, &d);
+        assert_int_equal(d.action, GOVERNOR_STEER);
+        assert_int_equal(d.latency_us, 100000);
+        assert_true(d.latency_slowest);
+        assert_int_equal(d.value.value, 5600);
+        governor_explain(&s, GOVERNOR_STEERING, &clock, 50, 40, 5600, 0, 0, buf, sizeof(buf));
+        assert_non_null(strstr(buf, "about 100.0 ms at the 99th percentile (the slowest second's mean)"));
+        apply(&a, &e, &d);
+        for (t = 17; t <= 21; t++) {
+                poll_io(&s, &a, &e, &clock, &last, t, 50, 5, &d);
+                assert_int_not_equal(d.action, GOVERNOR_STEER);
+        }
+        assert_int_equal(clock.latency_us, 10000);
+        assert_false(clock.latency_slowest);
+}
+
 /* Whether the explanation of steering at @rate says the governor goes no lower. */
 static bool says_no_lower(const profile_settings *s, const governor_clock *clock, uint64_t rate) {
         char buf[512];
@@ -1988,6 +2024,7 @@ int main(void) {
                 cmocka_unit_test(test_bound_with_depth),
                 cmocka_unit_test(test_bound_without_depth),
                 cmocka_unit_test(test_bound_slow_user),
+                cmocka_unit_test(test_bound_slowest_second),
                 cmocka_unit_test(test_explain),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
