@@ -144,7 +144,7 @@ typedef struct governor_clock {
         uint64_t span_requests;  /* io_requests when the current step began */
         uint64_t span_wait_ms;   /* io_wait_ms then */
         uint64_t io_wait_ms;     /* the array's io_wait_ms at io_usec */
-        uint64_t slowest_us;     /* the highest mean of the requests completed between two reads since then, µs */
+        uint64_t slowest_us;     /* the highest mean of the requests completed between two reads in the span, µs */
         uint64_t latency_us;     /* the users' 99th percentile as estimated over the last span judged, µs; 0 before */
         bool latency_slowest;    /* latency_us is slowest_us, which was above twice the span's mean */
         uint64_t depth;          /* the sync_io_depth last steered to; 0 before */
