@@ -71,8 +71,12 @@ void governor_target_name(const profile_settings *s, const journal_entry *e, cha
  * 2.3 times its mean across the workloads, with the rebuild and without:
  * twice the mean stands for it.
  */
+static uint64_t mean_us(uint64_t requests, uint64_t wait_ms) {
+        return requests ? wait_ms * 1000 / requests : 0;
+}
+
 static uint64_t tail_us(uint64_t requests, uint64_t wait_ms) {
-        return requests ? wait_ms * 1000 / requests * GOVERNOR_TAIL_FACTOR : 0;
+        return mean_us(requests, wait_ms) * GOVERNOR_TAIL_FACTOR;
 }
 
 uint64_t governor_latency_us(uint64_t requests, uint64_t wait_ms) {
@@ -590,6 +594,18 @@ static bool span_busy(const profile_settings *s, const md_array *a, const govern
  * users who are there; the next read that works measures from the last one
  * that did.
  */
+/* The mean of the users' requests completed since the last read, kept for span_latency when the span's highest. */
+static void note_read_latency(const md_array *a, governor_clock *clock) {
+        uint64_t us;
+
+        if (a->io_requests.kind != MD_V_NUMBER || a->io_wait_ms.kind != MD_V_NUMBER ||
+            a->io_requests.value <= clock->io_requests || a->io_wait_ms.value < clock->io_wait_ms)
+                return;
+        us = mean_us(a->io_requests.value - clock->io_requests, a->io_wait_ms.value - clock->io_wait_ms);
+        if (us > clock->slowest_us)
+                clock->slowest_us = us;
+}
+
 static bool users_busy(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                        uint64_t now, bool *ret_unjudged) {
         *ret_unjudged = false;
@@ -605,15 +621,8 @@ static bool users_busy(const profile_settings *s, const md_array *a, const journ
                         clock->users_usec = clock->waited_usec = now;
                 else if (read && counters_busy(s, a, clock, now))
                         clock->users_usec = now;
-                /* The mean of the requests completed since the last read, for span_latency. */
-                if (read && a->io_requests.kind == MD_V_NUMBER && a->io_wait_ms.kind == MD_V_NUMBER &&
-                    a->io_requests.value > clock->io_requests && a->io_wait_ms.value >= clock->io_wait_ms) {
-                        uint64_t us = (a->io_wait_ms.value - clock->io_wait_ms) * 1000 /
-                                      (a->io_requests.value - clock->io_requests);
-
-                        if (us > clock->slowest_us)
-                                clock->slowest_us = us;
-                }
+                if (read)
+                        note_read_latency(a, clock);
                 clock->io_sectors = a->io_sectors.value;
                 clock->io_requests = md_tval_number(&a->io_requests);
                 clock->io_in_flight = md_tval_number(&a->io_in_flight);
