@@ -38,23 +38,29 @@ trap cleanup EXIT
 # Records "SECONDS DONE TOTAL COMPLETED" of /proc/mdstat's progress line into
 # $1 about every 0.3 s, using shell builtins only: under TCG every fork costs
 # more than the sample is worth. COMPLETED is sysfs' sync_completed read just
-# after ("DONE/TOTAL" in sectors, no spaces), md's checkpoint beside its live
-# position, for a disagreement to show which of the two moved.
+# before ("DONE/TOTAL" in sectors, no spaces), md's checkpoint beside its live
+# position, for a disagreement to show which of the two moved. SECONDS is taken
+# before either is read: collectd stamps a value when it dispatches it, after
+# the plugin read the checkpoint, so a sample stamped at or after that value
+# was read after it. Stamped after the reads instead, a sample could carry a
+# live position read before collectd's checkpoint moved (7.x, raid1 recovery:
+# mdstat 87.00 % beside a checkpoint of 88.89 % that collectd had read first).
 mdstat_sampler() {
-	local out=$1 md=$2 line inside re sleeper completed
+	local out=$1 md=$2 line inside re sleeper completed now
 	re='= *[0-9.]+% \(([0-9]+)/([0-9]+)\)'
 	exec {sleeper}<> <(:)
 	while :; do
 		inside=0
+		now=$EPOCHREALTIME
+		completed=
+		read -r completed <"/sys/block/$md/md/sync_completed" 2>/dev/null
 		while IFS= read -r line; do
 			case "$line" in
 			"$md : "*) inside=1 ;;
 			"") [ $inside = 1 ] && break ;;
 			esac
 			if [ $inside = 1 ] && [[ $line =~ $re ]]; then
-				completed=
-				read -r completed <"/sys/block/$md/md/sync_completed" 2>/dev/null
-				echo "$EPOCHREALTIME ${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${completed// /}" >>"$out"
+				echo "$now ${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${completed// /}" >>"$out"
 				break
 			fi
 		done </proc/mdstat
