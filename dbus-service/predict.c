@@ -43,7 +43,7 @@ void predict_input(const op_tally *t, const report_book *b, const char *uuid, co
         prediction_input in = { .whole_kibs = t->whole_kibs, .whole_capped = t->whole_capped };
 
         if (strcmp(t->steered_target, target) == 0)
-                in.steered_kibs = report_tally_steered_kibs(t);
+                in.steered_kibs = report_tally_steered_recent_kibs(t);
         in.quiet_kibs = report_tally_lifted_kibs(t);
 
         /* A minute of watching says how busy the users are; less is a guess. */

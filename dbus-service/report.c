@@ -16,6 +16,13 @@
  * governor lifting its ceiling 10 s later, or steering) is the new one.
  */
 #define SETTLED_USEC (45ull * 1000000ull)
+/*
+ * How fast the recent steered rate forgets: as md's own average, over about
+ * its span. A latency bound's governor starts from the boost's rate and
+ * steps down over its first minutes, so what it keeps from here on is the
+ * rate of its last half-minute, not its mean since it began.
+ */
+#define STEERED_RECENT_USEC MD_SYNC_SPEED_SPAN_USEC
 
 static void note_onto(op_tally *t, const md_array *a) {
         size_t len = 0;
@@ -110,6 +117,7 @@ static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64
         if (strcmp(t->steered_target, boost->target ?: "") != 0) {
                 snprintf(t->steered_target, sizeof(t->steered_target), "%s", boost->target ?: "");
                 t->steered_kib = t->steered_usec = 0;
+                t->steered_recent_kib = t->steered_recent_usec = 0;
                 t->steering_since_usec = 0;
                 t->steered_pos_known = false;
         }
@@ -124,6 +132,8 @@ static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64
          * followed the steering, which users busy in bursts shorter than
          * that never let it do; it stands in where the position is unknown.
          */
+        uint64_t kib = t->steered_kib, usec = t->steered_usec; /* before this sample */
+
         if (boost->position_known) {
                 add_moved(&t->steered_kib, &t->steered_usec, &t->steered_pos_known, &t->steered_pos_kib,
                           boost->position_kib, dt);
@@ -133,6 +143,12 @@ static void note_rates(op_tally *t, const md_array *a, uint64_t now_usec, uint64
                         t->steered_kib += a->sync_speed.value * dt / 1000000u;
                         t->steered_usec += dt;
                 }
+        }
+        if (t->steered_usec > usec) {
+                double keep = (double)STEERED_RECENT_USEC / (double)(STEERED_RECENT_USEC + (t->steered_usec - usec));
+
+                t->steered_recent_kib = t->steered_recent_kib * keep + (double)(t->steered_kib - kib);
+                t->steered_recent_usec = t->steered_recent_usec * keep + (double)(t->steered_usec - usec);
         }
 }
 
@@ -165,6 +181,12 @@ uint64_t report_tally_lifted_kibs(const op_tally *t) {
  */
 uint64_t report_tally_steered_kibs(const op_tally *t) {
         return span_rate(t->steered_kib, t->steered_usec);
+}
+
+uint64_t report_tally_steered_recent_kibs(const op_tally *t) {
+        if (!report_tally_steered_kibs(t) || t->steered_recent_usec <= 0)
+                return 0;
+        return (uint64_t)(t->steered_recent_kib * 1e6 / t->steered_recent_usec + 0.5);
 }
 
 void report_tally_sample(op_tally *t, const profile_settings *s, const md_array *a, uint64_t now_usec,

@@ -58,6 +58,9 @@ typedef struct op_tally {
         bool steered_pos_known;       /* the last sample steered, at a known live position: */
         uint64_t steered_pos_kib;     /* ... this one, KiB */
         char steered_target[16];      /* the users' target it steered to: "50%" (a share) or "50ms" (a bound) */
+        double steered_recent_kib;    /* steered_kib, each sample's share fading by about e per md's averaging
+                                       * span of steering */
+        double steered_recent_usec;   /* ... and steered_usec alike: over them, the rate of the last half-minute */
         uint64_t lifted_kib;          /* what the rebuild moved while the governor held nothing back and the users
                                        * were quiet, KiB */
         uint64_t lifted_usec;         /* ... in this time, from the live position */
@@ -123,6 +126,8 @@ void report_tally_sample(op_tally *t, const profile_settings *s, const md_array 
 
 /* The rate the governor kept for busy users so far, KiB/s; 0 unknown. */
 uint64_t report_tally_steered_kibs(const op_tally *t);
+/* ... over about the last half-minute of its steering, KiB/s; 0 while report_tally_steered_kibs is. */
+uint64_t report_tally_steered_recent_kibs(const op_tally *t);
 /* The rate the rebuild ran at while the governor held nothing back from quiet users, KiB/s; 0 unknown. */
 uint64_t report_tally_lifted_kibs(const op_tally *t);
 

@@ -250,9 +250,9 @@ static void test_tally_lifted_rate(void **state) {
                 in.remaining_kib = 1000000;
                 predict(&in, &p);
                 assert_int_equal(p.max_kibs, 3500);
-                assert_int_equal(p.governor_kibs,
-                                 (report_tally_steered_kibs(&t) * in.busy_permille + 5500 * (1000 - in.busy_permille)) /
-                                         1000);
+                assert_int_equal(p.governor_kibs, (report_tally_steered_recent_kibs(&t) * in.busy_permille +
+                                                   5500 * (1000 - in.busy_permille)) /
+                                                          1000);
         }
 }
 
@@ -313,6 +313,61 @@ static void test_tally_steered_target(void **state) {
                 report_tally_sample(&t, DEFAULTS, &a, S(++now), &bound, false);
         }
         assert_int_equal(report_tally_steered_kibs(&t), 2000);
+}
+
+/*
+ * A latency bound: the governor starts at the boost's 3000 KiB/s and has
+ * come down to 700 within 100 s. The report keeps the mean since it began;
+ * the prediction takes the rate of the last half-minute, which is near what
+ * the rebuild goes on at, where the mean (2137) stays more than twice it.
+ */
+static void test_tally_steered_recent(void **state) {
+        tally_boost bound = { .profile = "fast", .steering = true, .target = "50ms", .position_known = true };
+        md_array a = array();
+        op_tally t;
+        uint64_t now = 0, recent;
+        prediction_input in;
+
+        (void)state;
+        report_tally_start(&t, &a, S(now));
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), &bound, false);
+        for (int i = 0; i < 20; i++) {
+                advance(&a, 1, 8192, 3000);
+                bound.position_kib += 3000;
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &bound, false);
+        }
+        /* Not known before md's averaging span of steering, as the mean. */
+        assert_int_equal(report_tally_steered_kibs(&t), 0);
+        assert_int_equal(report_tally_steered_recent_kibs(&t), 0);
+        for (int i = 0; i < 80; i++) {
+                advance(&a, 1, 8192, 3000);
+                bound.position_kib += 3000;
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &bound, false);
+        }
+        assert_int_equal(report_tally_steered_recent_kibs(&t), 3000);
+        for (int i = 0; i < 60; i++) {
+                advance(&a, 1, 8192, 700);
+                bound.position_kib += 700;
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &bound, false);
+        }
+        assert_int_equal(report_tally_steered_kibs(&t), (100 * 3000 + 60 * 700) / 160);
+        recent = report_tally_steered_recent_kibs(&t);
+        assert_in_range(recent, 700, 700 + 2300 / 5);
+        predict_input(&t, &(report_book){ 0 }, UUID1, "recover", "50ms", &in);
+        assert_int_equal(in.steered_kibs, recent);
+        /* Back at 3000 for a minute, the prediction follows. */
+        for (int i = 0; i < 60; i++) {
+                advance(&a, 1, 8192, 3000);
+                bound.position_kib += 3000;
+                report_tally_sample(&t, DEFAULTS, &a, S(++now), &bound, false);
+        }
+        assert_in_range(report_tally_steered_recent_kibs(&t), 3000 - 2300 / 5, 3000);
+        /* A new target forgets it with the mean. */
+        bound.target = "100ms";
+        advance(&a, 1, 8192, 700);
+        bound.position_kib += 700;
+        report_tally_sample(&t, DEFAULTS, &a, S(++now), &bound, false);
+        assert_int_equal(report_tally_steered_recent_kibs(&t), 0);
 }
 
 /* What the rebuild ran at before the boost: the last sample without one, kept while the boost lasts. */
@@ -501,6 +556,8 @@ static void test_inputs_from_reports(void **state) {
         snprintf(t.steered_target, sizeof(t.steered_target), "50ms");
         t.steered_kib = 3000 * 30;
         t.steered_usec = S(30);
+        t.steered_recent_kib = 3000 * 30;
+        t.steered_recent_usec = S(30);
         predict_input(&t, &b, UUID1, "recover", "50ms", &in);
         assert_int_equal(in.steered_kibs, 3000);
         predict_input(&t, &b, UUID1, "recover", "50%", &in);
@@ -518,6 +575,7 @@ int main(void) {
                 cmocka_unit_test(test_tally_steered_jumps),
                 cmocka_unit_test(test_tally_lifted_rate),
                 cmocka_unit_test(test_tally_steered_target),
+                cmocka_unit_test(test_tally_steered_recent),
                 cmocka_unit_test(test_tally_before_boost),
                 cmocka_unit_test(test_tally_users_under_boost),
                 /* What the predictions make of it */
