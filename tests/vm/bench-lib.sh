@@ -15,6 +15,7 @@
 #   bench_start_recovery     # a new recovery of the last member, from the start
 #   bench_boost PROFILE N [OPTION TYPE VALUE]...
 #   bench_pos                # KiB done, as /proc/mdstat shows it live
+#   bench_governor           # what fast's governor says of itself, on one line
 
 # shellcheck source=tests/vm/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -94,3 +95,11 @@ bench_boost() {
 }
 
 bench_pos() { mdstat_progress $md | awk '{ print $2 }'; }
+
+# bench_governor: what fast's governor says of itself now: its state, the
+# users' baseline, what they got and their target (KiB/s), the rate it set
+# and why, tab-separated on one line.
+bench_governor() {
+	mdb_array_prop "$md" Governor 2>/dev/null | jq -r '[.state.data, .baseline.data, .users.data, .target.data, .rate.data, .why.data] |
+			map(tostring) | join("\t")' 2>/dev/null
+}

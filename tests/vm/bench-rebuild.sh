@@ -10,18 +10,21 @@
 #
 # Results are printed as tab-separated lines starting with "result":
 #   result RECIPE READER_DEPTH REBUILD_MB/s READER_MB/s
-# after "kernel KVER" and "sync_io_depth N" (md's, or - where it has none).
+# after "kernel KVER" and "sync_io_depth N" (md's, or - where it has none),
+# and for each of fast's runs what its governor said of itself at the end
+# of the window (bench_governor: KiB/s but WHY):
+#   fast-governor READER_DEPTH STATE BASELINE USERS TARGET RATE WHY
 # (MB here and in the report is 2^20 bytes, as fio and /proc/mdstat's KiB give it)
 #
 # Each run: a fresh recovery of the last member, the recipe applied, then
-# SECONDS (default 120) of measurement, 3 s later; for fast, 64 s later: the
-# service lowers fast's floor once the boost has held for md's 30 s average
-# (fast_floor_fit_after_ms), and md's average then takes 30 s more to settle
-# on the new floor. The reader runs from the boost on, so the rate the
-# service measures is the one under the reader's load. The rebuild rate is
-# the live position of /proc/mdstat (not the checkpointed sync_completed)
-# over the window; the reader's rate is fio's. Every recipe is undone before
-# the next run.
+# SECONDS (default 120) of measurement, 3 s later; for fast, 100 s later:
+# its floor is fitted after 30 s (fast_floor_fit_after_ms), its governor
+# then holds the rebuild back for 10 s to learn what the reader gets alone
+# and steers in steps of a few seconds to keep it its share (50 %), which
+# md's 30 s average takes a while to follow. The reader runs from the
+# boost on. The rebuild rate is the live position of /proc/mdstat (not the
+# checkpointed sync_completed) over the window; the reader's rate is fio's.
+# Every recipe is undone before the next run.
 set -u
 
 # shellcheck source=tests/vm/bench-lib.sh
@@ -53,12 +56,10 @@ undo() {
 # run RECIPE IODEPTH (0: no reader): prints "rebuild_MBps reader_MBps".
 run() {
 	local name=$1 depth=$2 p0 p1 t0 t1 fio_pid='' reader=0 pre=3
-	[ "$name" = fast ] && pre=64
+	[ "$name" = fast ] && pre=100
 	bench_defaults 1
 	bench_start_recovery || { echo "no recovery started" >&2; return 1; }
 	recipe "$name" || return 1
-	# The floor fast wrote, for the report's reading of the numbers.
-	[ "$name" = fast ] && printf 'fast-floor\t%s\n' "$(md_attr $md sync_speed_min | awk '{ print $1 }')" >&2
 	if [ "$depth" -gt 0 ]; then
 		# From the middle of the array: a rebuild starts at the first
 		# stripe, and a reader there would ride on the rebuild's own reads
@@ -69,13 +70,11 @@ run() {
 		fio_pid=$!
 	fi
 	sleep "$pre"
-	# The floor fast settled on under this load, and the ceiling it holds.
-	[ "$name" = fast ] && printf 'fast-fitted-floor\t%s\t%s\nfast-held-ceiling\t%s\t%s\n' \
-		"$depth" "$(md_attr $md sync_speed_min | awk '{ print $1 }')" \
-		"$depth" "$(md_attr $md sync_speed_max | awk '{ print $1 }')" >&2
 	p0=$(bench_pos); t0=$EPOCHREALTIME
 	sleep "$window"
 	p1=$(bench_pos); t1=$EPOCHREALTIME
+	# What the governor kept the reader and why, for the report.
+	[ "$name" = fast ] && printf 'fast-governor\t%s\t%s\n' "$depth" "$(bench_governor)" >&2
 	if [ -n "$fio_pid" ]; then
 		wait "$fio_pid"
 		reader=$(jq '.jobs[0].read.bw_bytes / 1048576' "$MDB_TMP/fio.json")

@@ -123,13 +123,6 @@ predicted() {
 	[[ $v =~ ^[0-9]+$ ]] && echo "$v" || echo 0
 }
 
-# governor: what the governor says of itself at the end of the window
-# (baseline, users and target in KiB/s, rate, and why), on one line.
-governor() {
-	mdb_array_prop "$md" Governor 2>/dev/null | jq -r '[.state.data, .baseline.data, .users.data, .target.data, .rate.data, .why.data] |
-			map(tostring) | join("\t")' 2>/dev/null
-}
-
 # prediction: the Prediction's rates (now, governor, max, KiB/s) and how busy
 # the users were (percent, "-" not known yet), on one line.
 prediction() {
@@ -332,7 +325,7 @@ run() {
 	[[ $busy =~ ^[0-9]+$ ]] || busy=-1
 	# For the log only: the governor's own measure of the users beside fio's,
 	# and what the prediction rests on (its rates and how busy it saw the users).
-	case $name in fast*) printf 'governor\t%s\t%s\t%s\n' "$workload" "$name" "$(governor)" >&2 ;; esac
+	case $name in fast*) printf 'governor\t%s\t%s\t%s\n' "$workload" "$name" "$(bench_governor)" >&2 ;; esac
 	printf 'prediction\t%s\t%s\t%s\n' "$workload" "$name" "$basis" >&2
 	# Frozen, /proc/mdstat may show no position at all: the rebuild made none.
 	[ "$name" = frozen ] && p0=0 p1=0
