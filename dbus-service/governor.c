@@ -586,14 +586,6 @@ static bool span_busy(const profile_settings *s, const md_array *a, const govern
         return governor_users_busy(s, kib, requests, now - clock->span_usec);
 }
 
-/*
- * Whether the users are busy now; @ret_unjudged says that this poll tells
- * nothing: the first read (a rate takes two) or counters that could not be
- * read. The kernel's stat file always reads whole, but a read can fail, and
- * unreadable counters taken for quiet users would lift the ceiling over
- * users who are there; the next read that works measures from the last one
- * that did.
- */
 /* The mean of the users' requests completed since the last read, kept for span_latency when the span's highest. */
 static void note_read_latency(const md_array *a, governor_clock *clock) {
         uint64_t us;
@@ -606,6 +598,14 @@ static void note_read_latency(const md_array *a, governor_clock *clock) {
                 clock->slowest_us = us;
 }
 
+/*
+ * Whether the users are busy now; @ret_unjudged says that this poll tells
+ * nothing: the first read (a rate takes two) or counters that could not be
+ * read. The kernel's stat file always reads whole, but a read can fail, and
+ * unreadable counters taken for quiet users would lift the ceiling over
+ * users who are there; the next read that works measures from the last one
+ * that did.
+ */
 static bool users_busy(const profile_settings *s, const md_array *a, const journal_entry *e, governor_clock *clock,
                        uint64_t now, bool *ret_unjudged) {
         *ret_unjudged = false;
